@@ -1,0 +1,16 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 21+
+//DEPS io.helidon.webserver:helidon-webserver:4.5.0
+//DEPS io.helidon.webclient:helidon-webclient:4.5.0
+//DEPS info.picocli:picocli:4.7.7
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
+//SOURCES lib/**/*.java
+//JAVA_OPTIONS -Xms64m -Xmx192m -XX:+UseG1GC -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
+
+/** ai-concurrency-shaper: run {@code ./jbang Shaper.java -h} for the flags. */
+public class Shaper {
+    public static void main(String[] args) {
+        int code = shaper.cli.ShaperMain.run(args, System.out, System.err);
+        System.exit(code);
+    }
+}

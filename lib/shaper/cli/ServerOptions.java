@@ -1,0 +1,27 @@
+package shaper.cli;
+
+import picocli.CommandLine.Option;
+import shaper.config.BindAddress;
+import shaper.config.ConfigException;
+import shaper.config.ServerConfig;
+
+/** Server-scope flags: they configure the listener and belong before the first {@code --provider} marker. */
+public final class ServerOptions {
+    @Option(names = {"-bind", "--bind"}, paramLabel = "HOST:PORT", defaultValue = ServerConfig.DEFAULT_BIND,
+            description = "Listen address (default ${DEFAULT-VALUE}; a non-loopback address prints a warning)")
+    String bind;
+
+    @Option(names = {"-version", "--version"}, description = "Print version and exit")
+    boolean version;
+
+    @Option(names = {"-h", "-help", "--help"}, usageHelp = true, description = "Show this flag reference and exit")
+    boolean help;
+
+    ServerConfig toConfig() {
+        try {
+            return new ServerConfig(BindAddress.parse(bind));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("-bind: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package shaper.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+
+import shaper.Version;
+import shaper.config.ConfigException;
+import shaper.server.ShaperServer;
+
+/**
+ * The proxy's entry point behind {@code Shaper.java}: parse, validate, start, and block until
+ * the JVM is asked to stop. Returns the process exit code: 0, 1 for a semantic error, 2 for a usage error.
+ */
+public final class ShaperMain {
+    private ShaperMain() {
+    }
+
+    public static int run(String[] argv, PrintStream out, PrintStream err) {
+        Invocation invocation;
+        try {
+            invocation = CommandLineParser.parse(List.of(argv));
+        } catch (UsageException e) {
+            err.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
+            err.println("Run '" + CommandLineParser.PROGRAM + " -h' for the flag reference.");
+            return 2;
+        } catch (ConfigException e) {
+            err.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
+            return 1;
+        }
+        return switch (invocation) {
+            case Invocation.Help help -> {
+                out.print(help.text());
+                yield 0;
+            }
+            case Invocation.ShowVersion v -> {
+                out.println(Version.SERVICE + " " + Version.VERSION);
+                yield 0;
+            }
+            case Invocation.Run run -> serve(run, out, err);
+        };
+    }
+
+    private static int serve(Invocation.Run run, PrintStream out, PrintStream err) {
+        ShaperServer server;
+        try {
+            server = ShaperServer.start(run.config(), out, err);
+        } catch (RuntimeException e) {
+            err.println(CommandLineParser.PROGRAM + ": cannot listen on " + run.config().server().bind() + ": " + e.getMessage());
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shaper-shutdown"));
+        server.awaitStop();
+        return 0;
+    }
+}

@@ -1,0 +1,46 @@
+package shaper.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+
+/** Validation of {@code -upstream}: an http or https URL with a host, with the original tool's error texts. */
+public final class UpstreamUrl {
+    private UpstreamUrl() {
+    }
+
+    public static URI parse(String text) {
+        if (text == null || text.isBlank()) {
+            throw new ConfigException("-upstream is required");
+        }
+        URI uri;
+        try {
+            uri = new URI(text.trim());
+        } catch (URISyntaxException e) {
+            throw new ConfigException("-upstream is not a valid URL: " + e.getReason());
+        }
+        String scheme = uri.getScheme();
+        if (scheme == null) {
+            throw new ConfigException("-upstream URL must include scheme (http or https)");
+        }
+        if (!scheme.equalsIgnoreCase("http") && !scheme.equalsIgnoreCase("https")) {
+            throw new ConfigException("-upstream scheme must be http or https, got \"" + scheme + "\"");
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+            throw new ConfigException("-upstream URL must include a host");
+        }
+        if (uri.getRawUserInfo() != null) {
+            throw new ConfigException("-upstream URL must not carry credentials; use -auth-source");
+        }
+        if (uri.getRawFragment() != null) {
+            throw new ConfigException("-upstream URL must not have a fragment");
+        }
+        return uri;
+    }
+
+    /** The URL as safe to print: scheme, host, port and path, never a query. */
+    public static String display(URI uri) {
+        String port = uri.getPort() >= 0 ? ":" + uri.getPort() : "";
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        return uri.getScheme() + "://" + uri.getHost() + port + path;
+    }
+}

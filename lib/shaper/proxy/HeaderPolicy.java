@@ -1,0 +1,91 @@
+package shaper.proxy;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+import io.helidon.http.Header;
+import io.helidon.http.Headers;
+
+/**
+ * Which headers cross the proxy. Two documented lists decide it:
+ * <ul>
+ *   <li>{@link #HOP_BY_HOP}: RFC 9110 §7.6.1 connection-specific fields plus the legacy ones
+ *       every proxy drops ({@code Proxy-Connection}, {@code Keep-Alive}, {@code TE}, {@code Trailer},
+ *       {@code Transfer-Encoding}, {@code Upgrade}, {@code Proxy-Authenticate}, {@code Proxy-Authorization}),
+ *       and every field named in the message's own {@code Connection} header.</li>
+ *   <li>{@link #FORWARDING}: the proxy is a stealth hop, so client-supplied {@code Forwarded} and
+ *       every {@code X-Forwarded-*} field are removed and nothing identifying the client is added.</li>
+ * </ul>
+ * {@code Host} is never copied (the upstream's host is sent) and framing ({@code Content-Length})
+ * is decided by the body copy, so both are handled by the caller.
+ */
+public final class HeaderPolicy {
+    /** Lower-case names of hop-by-hop fields (RFC 9110 §7.6.1 and the legacy set). */
+    public static final Set<String> HOP_BY_HOP = Set.of(
+            "connection", "proxy-connection", "keep-alive", "te", "trailer",
+            "transfer-encoding", "upgrade", "proxy-authenticate", "proxy-authorization");
+
+    /** Lower-case names of forwarding fields removed for the stealth hop; plus the {@code x-forwarded-} family. */
+    public static final Set<String> FORWARDING = Set.of("forwarded");
+    private static final String X_FORWARDED_PREFIX = "x-forwarded-";
+
+    private HeaderPolicy() {
+    }
+
+    /** Passes each end-to-end request header except {@code Host}, {@code Content-Length} and forwarding fields. */
+    public static void forEachRequestHeader(Headers headers, BiConsumer<String, Iterable<String>> sink) {
+        Set<String> dropped = connectionListed(headers);
+        for (Header h : headers) {
+            String lower = h.headerName().lowerCase();
+            if (dropped.contains(lower) || lower.equals("host") || lower.equals("content-length") || lower.equals("expect")
+                    || FORWARDING.contains(lower) || lower.startsWith(X_FORWARDED_PREFIX)) {
+                continue;
+            }
+            sink.accept(h.name(), h.allValues());
+        }
+    }
+
+    /** Passes each end-to-end response header except {@code Content-Length}, which the body copy sets. */
+    public static void forEachResponseHeader(Headers headers, BiConsumer<String, Iterable<String>> sink) {
+        Set<String> dropped = connectionListed(headers);
+        for (Header h : headers) {
+            String lower = h.headerName().lowerCase();
+            if (dropped.contains(lower) || lower.equals("content-length")) {
+                continue;
+            }
+            sink.accept(h.name(), h.allValues());
+        }
+    }
+
+    /** Hop-by-hop names plus every token of the message's {@code Connection} fields; malformed tokens are ignored. */
+    static Set<String> connectionListed(Headers headers) {
+        Set<String> names = new HashSet<>(HOP_BY_HOP);
+        for (Header h : headers) {
+            if (!h.headerName().lowerCase().equals("connection")) {
+                continue;
+            }
+            for (String value : h.allValues()) {
+                for (String token : value.split(",")) {
+                    String t = token.trim().toLowerCase(Locale.ROOT);
+                    if (!t.isEmpty() && isToken(t)) {
+                        names.add(t);
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
+    private static boolean isToken(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = c > 0x20 && c < 0x7f && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0;
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,259 @@
+package shaper.proxy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.Function;
+
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.DataWriter;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.WritableHeaders;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http1.spi.Http1Upgrader;
+import io.helidon.webserver.spi.ServerConnection;
+import shaper.observe.ExchangeLog;
+import shaper.observe.Outcome;
+
+/**
+ * Tunnels {@code 101 Switching Protocols} upgrades (WebSocket) to the upstream: the handshake is
+ * forwarded with the same header hygiene as any request, the upstream's answer is relayed, and on
+ * {@code 101} the two sockets are spliced byte for byte until either side closes. A failed
+ * handshake or an unreachable upstream ends the client connection after an error response.
+ */
+public final class UpgradeTunnel implements Http1Upgrader {
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    private static final int MAX_RESPONSE_HEAD = 64 * 1024;
+    private static final String BAD_GATEWAY_BODY = "bad gateway: upstream unreachable\n";
+    private static final String BAD_GATEWAY = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: "
+            + BAD_GATEWAY_BODY.length() + "\r\nConnection: close\r\n\r\n" + BAD_GATEWAY_BODY;
+
+    /** Where an upgrade request goes: the provider's name and upstream plus the path to send, or null for no match. */
+    public record Target(String provider, URI upstream, String rawPath) {
+    }
+
+    private final String protocol;
+    private final Function<String, Target> resolver;
+    private final ExchangeLog log;
+
+    public UpgradeTunnel(String protocol, Function<String, Target> resolver, ExchangeLog log) {
+        this.protocol = protocol;
+        this.resolver = resolver;
+        this.log = log;
+    }
+
+    @Override
+    public String supportedProtocol() {
+        return protocol;
+    }
+
+    @Override
+    public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
+        Target target = resolver.apply(prologue.uriPath().rawPath());
+        if (target == null) {
+            return null; // the normal routing answers it (health, 404)
+        }
+        long start = System.nanoTime();
+        String method = prologue.method().text();
+        Socket socket;
+        byte[] head;
+        try {
+            socket = connect(target.upstream());
+            socket.getOutputStream().write(requestHead(prologue, headers, target));
+            socket.getOutputStream().flush();
+            head = readHead(socket.getInputStream());
+        } catch (IOException | RuntimeException e) {
+            log.info("upstream error provider=" + target.provider() + " method=" + method + " path=" + target.rawPath()
+                    + " error=" + TransportErrors.describe(e));
+            writeQuietly(ctx.dataWriter(), BAD_GATEWAY);
+            log.exchange(target.provider(), method, target.rawPath(), 502, System.nanoTime() - start, Outcome.FAILED);
+            return new Finished();
+        }
+        int status = statusOf(head);
+        try {
+            ctx.dataWriter().writeNow(BufferData.create(head));
+        } catch (RuntimeException e) {
+            closeQuietly(socket);
+            log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, Outcome.ABORTED);
+            return new Finished();
+        }
+        log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, Outcome.CLEAN);
+        return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, status == 101);
+    }
+
+    private static Socket connect(URI upstream) throws IOException {
+        boolean tls = upstream.getScheme().equalsIgnoreCase("https");
+        int port = upstream.getPort() >= 0 ? upstream.getPort() : (tls ? 443 : 80);
+        Socket plain = new Socket();
+        plain.setTcpNoDelay(true);
+        plain.connect(new InetSocketAddress(upstream.getHost(), port), (int) CONNECT_TIMEOUT.toMillis());
+        if (!tls) {
+            return plain;
+        }
+        SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                .createSocket(plain, upstream.getHost(), port, true);
+        SSLParameters params = ssl.getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        ssl.setSSLParameters(params);
+        ssl.startHandshake();
+        return ssl;
+    }
+
+    private byte[] requestHead(HttpPrologue prologue, WritableHeaders<?> headers, Target target) {
+        URI up = target.upstream();
+        StringBuilder sb = new StringBuilder(512);
+        sb.append(prologue.method().text()).append(' ')
+                .append(UpstreamUris.pathAndQuery(up, target.rawPath(), prologue.query().rawValue()))
+                .append(" HTTP/1.1\r\n");
+        sb.append("Host: ").append(up.getRawAuthority()).append("\r\n");
+        HeaderPolicy.forEachRequestHeader(headers, (name, values) -> {
+            for (String v : values) {
+                sb.append(name).append(": ").append(v).append("\r\n");
+            }
+        });
+        sb.append("Connection: Upgrade\r\n");
+        sb.append("Upgrade: ").append(headers.get(io.helidon.http.HeaderNames.UPGRADE).get()).append("\r\n\r\n");
+        return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Reads the upstream's status line and headers, up to the blank line, bounded. */
+    private static byte[] readHead(InputStream in) throws IOException {
+        byte[] buf = new byte[MAX_RESPONSE_HEAD];
+        int n = 0;
+        while (n < buf.length) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("upstream closed during the upgrade handshake");
+            }
+            buf[n++] = (byte) b;
+            if (n >= 4 && buf[n - 4] == '\r' && buf[n - 3] == '\n' && buf[n - 2] == '\r' && buf[n - 1] == '\n') {
+                return java.util.Arrays.copyOf(buf, n);
+            }
+        }
+        throw new IOException("upstream upgrade response head exceeds " + MAX_RESPONSE_HEAD + " bytes");
+    }
+
+    private static int statusOf(byte[] head) {
+        String line = new String(head, 0, Math.min(head.length, 64), StandardCharsets.ISO_8859_1);
+        String[] parts = line.split(" ", 3);
+        try {
+            return parts.length > 1 ? Integer.parseInt(parts[1].trim()) : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static void writeQuietly(DataWriter writer, String response) {
+        try {
+            writer.writeNow(BufferData.create(response.getBytes(StandardCharsets.ISO_8859_1)));
+        } catch (RuntimeException ignored) {
+            // the client is gone; nothing else to tell it
+        }
+    }
+
+    static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing is best effort
+        }
+    }
+
+    /** A connection that has already been answered; returning from handle closes it. */
+    private static final class Finished implements ServerConnection {
+        @Override
+        public void handle(io.helidon.common.concurrency.limits.Limit limit) {
+        }
+
+        @Override
+        public Duration idleTime() {
+            return Duration.ZERO;
+        }
+
+        @Override
+        public void close(boolean interrupt) {
+        }
+    }
+
+    /**
+     * Splices client and upstream bytes both ways. For a non-101 answer only the upstream's body is
+     * relayed (the connection closes afterwards, so its framing needs no parsing).
+     */
+    private static final class Splice implements ServerConnection {
+        private final DataReader clientIn;
+        private final DataWriter clientOut;
+        private final Socket upstream;
+        private final boolean bidirectional;
+        private volatile long lastActivity = System.nanoTime();
+
+        Splice(DataReader clientIn, DataWriter clientOut, Socket upstream, boolean bidirectional) {
+            this.clientIn = clientIn;
+            this.clientOut = clientOut;
+            this.upstream = upstream;
+            this.bidirectional = bidirectional;
+        }
+
+        @Override
+        public void handle(io.helidon.common.concurrency.limits.Limit limit) {
+            Thread clientToUpstream = bidirectional ? Thread.ofVirtual().name("tunnel-up").start(this::pumpUp) : null;
+            try {
+                InputStream in = upstream.getInputStream();
+                byte[] buf = new byte[StreamCopy.BUFFER];
+                int n;
+                while ((n = in.read(buf)) >= 0) {
+                    lastActivity = System.nanoTime();
+                    clientOut.writeNow(BufferData.create(java.util.Arrays.copyOf(buf, n)));
+                }
+            } catch (IOException | RuntimeException e) {
+                // either side closed: the tunnel's life is over
+            } finally {
+                closeQuietly(upstream);
+                if (clientToUpstream != null) {
+                    clientToUpstream.interrupt();
+                }
+            }
+        }
+
+        private void pumpUp() {
+            try {
+                OutputStream out = upstream.getOutputStream();
+                while (true) {
+                    BufferData data = clientIn.readBuffer();
+                    lastActivity = System.nanoTime();
+                    byte[] bytes = new byte[data.available()];
+                    data.read(bytes);
+                    out.write(bytes);
+                    out.flush();
+                }
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(upstream);
+            }
+        }
+
+        @Override
+        public Duration idleTime() {
+            return Duration.ofNanos(System.nanoTime() - lastActivity);
+        }
+
+        @Override
+        public void close(boolean interrupt) {
+            closeQuietly(upstream);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "UpgradeTunnel[" + protocol.toLowerCase(Locale.ROOT) + "]";
+    }
+}

@@ -1,0 +1,58 @@
+package shaper.server;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import shaper.Version;
+import shaper.config.ProviderConfig;
+import shaper.config.UpstreamUrl;
+
+/**
+ * {@code GET /__shaper/health}: answered by the proxy itself, never forwarded. The launcher uses it
+ * to tell a running shaper from any other program holding the port.
+ */
+final class HealthHandler {
+    static final String PATH = "/__shaper/health";
+
+    private final byte[] body;
+
+    HealthHandler(List<ProviderConfig> providers) {
+        List<Map<String, String>> list = new ArrayList<>();
+        for (ProviderConfig p : providers) {
+            Map<String, String> entry = new LinkedHashMap<>();
+            entry.put("name", p.name());
+            entry.put("prefix", p.prefix().isEmpty() ? "/" : p.prefix());
+            entry.put("upstream", UpstreamUrl.display(p.upstream()));
+            list.add(entry);
+        }
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("service", Version.SERVICE);
+        doc.put("pid", ProcessHandle.current().pid());
+        doc.put("version", Version.VERSION);
+        doc.put("providers", list);
+        try {
+            this.body = new ObjectMapper().writeValueAsBytes(doc);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    void handle(ServerRequest req, ServerResponse res) {
+        if (!req.prologue().method().equals(Method.GET) && !req.prologue().method().equals(Method.HEAD)) {
+            res.status(Status.METHOD_NOT_ALLOWED_405).header(HeaderValues.create("Allow", "GET, HEAD"))
+                    .header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send("method not allowed\n");
+            return;
+        }
+        res.header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderValues.create("Cache-Control", "no-store")).send(body);
+    }
+}

@@ -1,0 +1,128 @@
+package shaper.server;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import io.helidon.common.socket.SocketOptions;
+import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
+import shaper.config.ProviderConfig;
+import shaper.config.ShaperConfig;
+import shaper.config.UpstreamUrl;
+import shaper.observe.ExchangeCounters;
+import shaper.observe.ExchangeLog;
+import shaper.proxy.ProxyHandler;
+import shaper.proxy.Upstream;
+import shaper.proxy.UpgradeTunnel;
+
+/**
+ * The running proxy: one Helidon listener (virtual thread per request, TCP_NODELAY) whose single
+ * route dispatches to the health handler or to the provider's proxy handler, plus a WebSocket
+ * upgrade tunnel. Production and tests start it through {@link #start}.
+ */
+public final class ShaperServer {
+    /** Kept strongly reachable: JUL holds loggers weakly and would forget the level. */
+    private static final Logger HELIDON_LOGGER = Logger.getLogger("io.helidon");
+    private static final int UPSTREAM_POOL_FLOOR = 20;
+
+    private final WebServer server;
+    private final List<Mount> mounts;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private ShaperServer(WebServer server, List<Mount> mounts) {
+        this.server = server;
+        this.mounts = mounts;
+    }
+
+    public static ShaperServer start(ShaperConfig config, PrintStream out, PrintStream err) {
+        HELIDON_LOGGER.setLevel(Level.WARNING);
+        ExchangeLog log = new ExchangeLog(out);
+        List<Mount> mounts = new ArrayList<>();
+        for (ProviderConfig p : config.providers()) {
+            Upstream upstream = new Upstream(p.upstream(), UPSTREAM_POOL_FLOOR * 8);
+            ExchangeCounters counters = new ExchangeCounters();
+            mounts.add(new Mount(p, upstream, counters, new ProxyHandler(p.name(), upstream, log, counters)));
+        }
+        MountTable table = new MountTable(mounts);
+        HealthHandler health = new HealthHandler(config.providers());
+
+        Http1Config http1 = Http1Config.builder()
+                .sendKeepAliveHeader(false)
+                .maxPrologueLength(32 * 1024)
+                .validatePath(false)
+                .build();
+        UpgradeTunnel tunnel = new UpgradeTunnel("websocket", table::upgradeTarget, log);
+        WebServer server = WebServer.builder()
+                .host(config.server().bind().host())
+                .port(config.server().bind().port())
+                .shutdownHook(false)
+                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
+                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(Http1ConnectionSelector.builder()
+                        .config(http1)
+                        .putUpgrader("websocket", tunnel)
+                        .putUpgrader("WebSocket", tunnel)
+                        .build())
+                .routing(r -> routing(r, health, table))
+                .build()
+                .start();
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts));
+        String bound = config.server().bind().host() + ":" + server.port();
+        for (ProviderConfig p : config.providers()) {
+            log.info("shaper listening on " + bound + " provider=" + p.name() + " upstream=" + UpstreamUrl.display(p.upstream()));
+        }
+        if (!config.server().bind().isLoopback()) {
+            err.println("WARNING: -bind " + config.server().bind() + " is not a loopback address: anyone who can reach it"
+                    + " can use the proxy (and any credentials it injects).");
+        }
+        return shaper;
+    }
+
+    /** The single route that production and tests share. */
+    static void routing(HttpRouting.Builder routing, HealthHandler health, MountTable table) {
+        routing.any((ServerRequest req, ServerResponse res) -> {
+            if (req.prologue().uriPath().rawPath().equals(HealthHandler.PATH)) {
+                health.handle(req, res);
+            } else {
+                table.handle(req, res);
+            }
+        });
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** The counters of the named provider. */
+    public ExchangeCounters counters(String provider) {
+        return mounts.stream().filter(m -> m.config().name().equals(provider)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no provider " + provider)).counters();
+    }
+
+    public void stop() {
+        try {
+            server.stop();
+            mounts.forEach(m -> m.upstream().close());
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    public void awaitStop() {
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
