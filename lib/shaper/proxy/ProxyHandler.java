@@ -1,8 +1,8 @@
 package shaper.proxy;
 
+import java.io.EOFException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Locale;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -10,6 +10,7 @@ import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -66,10 +67,13 @@ public final class ProxyHandler implements Handler {
 
     private void forward(ServerRequest req, ServerResponse res, String method, String rawPath, Exchange exchange) {
         Http1ClientRequest out = upstream.client().method(Method.create(method))
-                .uri(UpstreamUris.target(upstream.base(), rawPath, req.prologue().query().rawValue()))
+                .uri(upstream.requestUri(rawPath, req.prologue().query().rawValue()))
                 .skipUriEncoding(true)
                 .followRedirects(false)
                 .sendExpectContinue(false);
+        if (!req.headers().contains(HeaderNames.USER_AGENT)) {
+            out.property(ClientHeaderGuard.NO_USER_AGENT, "true");
+        }
         out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
                 (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
 
@@ -109,32 +113,12 @@ public final class ProxyHandler implements Handler {
     private static void relay(HttpClientResponse in, ServerResponse res, String method, Exchange exchange) {
         boolean complete = false;
         try {
-            int code = in.status().code();
-            exchange.status = code;
-            res.status(in.status());
-            HeaderPolicy.forEachResponseHeader(in.headers(),
-                    (name, values) -> res.header(HeaderValues.create(HeaderNames.create(name), values)));
-            long length = in.headers().contentLength().orElse(-1L);
-            if (!hasBody(method, code) || length == 0) {
-                if (length >= 0 && method.toUpperCase(Locale.ROOT).equals("HEAD")) {
-                    res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
-                }
-                res.send();
-                complete = true;
-                exchange.outcome = Outcome.CLEAN;
-                return;
-            }
-            if (length > 0) {
-                res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
-            }
-            OutputStream sink = res.outputStream();
-            long copied = StreamCopy.copy(in.inputStream(), sink, length);
-            if (length >= 0 && copied < length) {
-                throw new StreamCopy.SourceFailed(new java.io.EOFException("upstream body ended at " + copied + " of " + length + " bytes"));
-            }
-            closeSink(sink);
+            copyResponse(in, res, method, exchange);
             complete = true;
-            exchange.outcome = Outcome.CLEAN;
+        } catch (StreamCopy.SourceFailed | StreamCopy.SinkFailed broken) {
+            // Dropping the client connection is the only honest signal once a status is committed:
+            // finishing the response normally would make a truncated body look complete.
+            throw new CloseConnectionException("exchange aborted", broken);
         } finally {
             if (!complete) {
                 exchange.outcome = Outcome.ABORTED;
@@ -142,6 +126,33 @@ public final class ProxyHandler implements Handler {
             // Closing an unfinished response drops the upstream connection instead of pooling it.
             in.close();
         }
+    }
+
+    private static void copyResponse(HttpClientResponse in, ServerResponse res, String method, Exchange exchange) {
+        int code = in.status().code();
+        exchange.status = code;
+        res.status(in.status());
+        HeaderPolicy.forEachResponseHeader(in.headers(),
+                (name, values) -> res.header(HeaderValues.create(HeaderNames.create(name), values)));
+        long length = in.headers().contentLength().orElse(-1L);
+        if (!hasBody(method, code) || length == 0) {
+            if (length >= 0 && method.equalsIgnoreCase("HEAD")) {
+                res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+            }
+            res.send();
+            exchange.outcome = Outcome.CLEAN;
+            return;
+        }
+        if (length > 0) {
+            res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+        }
+        OutputStream sink = res.outputStream();
+        long copied = StreamCopy.copy(in.inputStream(), sink, length);
+        if (length >= 0 && copied < length) {
+            throw new StreamCopy.SourceFailed(new EOFException("upstream body ended at " + copied + " of " + length + " bytes"));
+        }
+        closeSink(sink);
+        exchange.outcome = Outcome.CLEAN;
     }
 
     private static void closeSink(OutputStream sink) {

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.time.Duration;
 
 import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.webclient.api.ClientUri;
+import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.http1.Http1Client;
 
 /**
@@ -16,18 +18,36 @@ public final class Upstream {
     private static final Duration READ_TIMEOUT = Duration.ofMinutes(10);
 
     private final URI base;
+    private final int port;
     private final Http1Client client;
 
     public Upstream(URI base, int poolSize) {
         this.base = base;
+        this.port = base.getPort() >= 0 ? base.getPort() : (base.getScheme().equalsIgnoreCase("https") ? 443 : 80);
         this.client = Http1Client.builder()
                 .shareConnectionCache(false)
                 .connectionCacheSize(poolSize)
                 .followRedirects(false)
                 .sendExpectContinue(false)
+                .proxy(Proxy.noProxy())
+                .addService(new ClientHeaderGuard())
                 .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
                 .socketOptions(s -> s.tcpNoDelay(true).connectTimeout(CONNECT_TIMEOUT).readTimeout(READ_TIMEOUT))
                 .build();
+    }
+
+    /**
+     * The request URI with the raw path and query exactly as given. Helidon's {@code ClientUri}
+     * would decode and re-encode a path (turning {@code %2F} into {@code /}) and reorder a query,
+     * so the joined target goes in as one pre-encoded path that is written verbatim.
+     */
+    ClientUri requestUri(String rawPath, String rawQuery) {
+        return ClientUri.create()
+                .scheme(base.getScheme())
+                .host(base.getHost())
+                .port(port)
+                .skipUriEncoding(true)
+                .resolvePath(UpstreamUris.pathAndQuery(base, rawPath, rawQuery));
     }
 
     public URI base() {

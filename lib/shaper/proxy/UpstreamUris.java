@@ -27,11 +27,6 @@ public final class UpstreamUris {
         return hasClient ? path + "?" + rawQuery : path;
     }
 
-    /** The absolute target URI: scheme and authority of {@code base} with the joined path and query. */
-    public static URI target(URI base, String rawPath, String rawQuery) {
-        return URI.create(base.getScheme() + "://" + base.getRawAuthority() + pathAndQuery(base, rawPath, rawQuery));
-    }
-
     static String joinPaths(String a, String b) {
         if (a.isEmpty()) {
             return b;
