@@ -13,6 +13,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.14.1
 //DEPS org.wiremock:wiremock-standalone:3.13.2
 //SOURCES ../lib/**/*.java
+//SOURCES shaper/*.java
 //SOURCES shaper/**/*.java
 //JAVA_OPTIONS -Xmx1g -XX:+UseG1GC
 

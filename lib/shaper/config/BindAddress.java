@@ -56,6 +56,15 @@ public record BindAddress(String host, int port) {
         }
     }
 
+    /** The startup warning for an address others can reach, or empty for loopback. */
+    public java.util.Optional<String> exposureWarning() {
+        if (isLoopback()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("WARNING: -bind " + this + " is not a loopback address: anyone who can reach it"
+                + " can use the proxy and the provider credentials it injects. Use 127.0.0.1:PORT unless you mean it.");
+    }
+
     @Override
     public String toString() {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;

@@ -81,10 +81,7 @@ public final class ShaperServer {
         for (ProviderConfig p : config.providers()) {
             log.info("shaper listening on " + bound + " provider=" + p.name() + " upstream=" + UpstreamUrl.display(p.upstream()));
         }
-        if (!config.server().bind().isLoopback()) {
-            err.println("WARNING: -bind " + config.server().bind() + " is not a loopback address: anyone who can reach it"
-                    + " can use the proxy (and any credentials it injects).");
-        }
+        config.server().bind().exposureWarning().ifPresent(err::println);
         return shaper;
     }
 
