@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,7 +54,7 @@ class UpstreamAuthTest {
             "Content-Type: application/json", "Cookie: session=client-cookie", "Accept: text/event-stream");
 
     private static List<String> with(String... injected) {
-        return java.util.stream.Stream.concat(SURVIVORS.stream(), java.util.Arrays.stream(injected)).toList();
+        return Stream.concat(SURVIVORS.stream(), Arrays.stream(injected)).toList();
     }
 
     @Test
