@@ -2,9 +2,9 @@ package shaper.cli;
 
 import java.net.URI;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import shaper.config.ProviderConfig;
-import shaper.config.ProviderNames;
 import shaper.config.UpstreamUrl;
 
 /** Provider-scope flags: one upstream and how requests to it are shaped. */
@@ -15,8 +15,11 @@ public final class ProviderOptions {
     @Option(names = {"-upstream", "--upstream"}, paramLabel = "URL", description = "Upstream base URL (required; http or https)")
     String upstream;
 
+    @Mixin
+    AdmissionOptions admission = new AdmissionOptions();
+
     ProviderConfig toConfig() {
         URI uri = UpstreamUrl.parse(upstream);
-        return new ProviderConfig(DEFAULT_NAME, uri, "");
+        return new ProviderConfig(DEFAULT_NAME, uri, "", admission.toConfig());
     }
 }

@@ -3,15 +3,19 @@ package shaper.config;
 import java.net.URI;
 import java.util.Objects;
 
+import shaper.admission.AdmissionConfig;
+
 /**
  * Provider-scope settings: one upstream and how it is reached.
  *
  * @param name     display name for logs (derived from the upstream host when not given)
  * @param upstream validated http(s) base URL; its path is joined before the request path
  * @param prefix   mount path stripped before forwarding; empty for the bare root
+ * @param admission concurrency limits, queue semantics and slot holds
  */
-public record ProviderConfig(String name, URI upstream, String prefix) {
+public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission) {
     public ProviderConfig {
+        Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(prefix, "prefix");

@@ -1,0 +1,25 @@
+package shaper.admission;
+
+import java.util.List;
+
+import shaper.limit.Limiter;
+
+/**
+ * Which limiters a request must pass, in order: its route or default-pool limiter, then the global
+ * limiter. An empty chain is unbounded passthrough.
+ *
+ * @param chain   limiters to acquire in order (route/default first, global last)
+ * @param limited true when the request holds a route or default-pool slot (counts as "proxied"),
+ *                false for passthrough and {@code :unlimited} traffic
+ * @param route   the matched pattern's limiter key for metrics, or empty for passthrough
+ */
+public record AdmissionClass(List<Limiter> chain, boolean limited, String route) {
+    public AdmissionClass {
+        chain = List.copyOf(chain);
+    }
+
+    /** The limiter that owns the request's slot for adaptive headroom: the first in the chain. */
+    public Limiter owner() {
+        return chain.isEmpty() ? null : chain.getFirst();
+    }
+}

@@ -1,0 +1,112 @@
+package shaper.admission;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import shaper.limit.FifoLimiter;
+import shaper.limit.Limiter;
+import shaper.limit.LimiterSnapshot;
+import shaper.limit.TimeSource;
+import shaper.route.RouteClass;
+import shaper.route.RouteMatch;
+import shaper.route.RouteTable;
+
+/**
+ * One provider's limiters: a limiter per route class (pattern or {@code @group}) with its own
+ * {@code :N}, the default pool ({@code -concurrency}) and the optional global limiter
+ * ({@code -global-concurrency}). Classification follows the original tool:
+ * <ul>
+ *   <li>{@code :unlimited} match: no limiter at all, not even the global one;</li>
+ *   <li>match with {@code :N}: that route's limiter, then global;</li>
+ *   <li>match without {@code :N}: the default pool, then global;</li>
+ *   <li>no match: the default pool under {@code -limit-all}, else passthrough; then global.</li>
+ * </ul>
+ */
+public final class ProviderLimiters {
+    private static final int POOL_FLOOR = 20;
+
+    private final RouteTable routes;
+    private final boolean limitAll;
+    private final Map<String, Limiter> byRoute;
+    private final Limiter defaultPool;
+    private final Limiter global;
+    private final int upstreamPoolSize;
+
+    public ProviderLimiters(String provider, AdmissionConfig config, TimeSource time) {
+        this.routes = RouteTable.of(config.limits());
+        this.limitAll = config.limitAll();
+        var headroom = config.adaptiveHeadroom() ? config.adaptiveHeadroomWindow() : java.time.Duration.ZERO;
+        Map<String, Limiter> map = new LinkedHashMap<>();
+        boolean usesDefault = config.limitAll();
+        int caps = 0;
+        for (RouteClass rc : routes.limiterClasses()) {
+            if (rc.limit() > 0) {
+                map.put(rc.key(), new FifoLimiter(provider + " " + rc.key(), rc.limit(), config.releaseCooldown(), headroom, time));
+                caps += rc.limit();
+            } else {
+                usesDefault = true;
+            }
+        }
+        this.byRoute = Collections.unmodifiableMap(map);
+        this.defaultPool = new FifoLimiter(provider + " default", config.concurrency(), config.releaseCooldown(), headroom, time);
+        this.global = config.globalConcurrency() > 0
+                ? new FifoLimiter(provider + " global", config.globalConcurrency(), config.releaseCooldown(), headroom, time)
+                : null;
+        if (usesDefault) {
+            caps += config.concurrency();
+        }
+        if (global != null) {
+            caps = Math.min(caps, config.globalConcurrency());
+        }
+        this.upstreamPoolSize = Math.max(POOL_FLOOR, caps);
+    }
+
+    /** The limiters a request must pass. */
+    public AdmissionClass classify(String method, String rawPath) {
+        Optional<RouteMatch> match = routes.match(method, rawPath);
+        if (match.isPresent() && match.get().unlimited()) {
+            return new AdmissionClass(List.of(), false, "");
+        }
+        List<Limiter> chain = new ArrayList<>(2);
+        boolean limited = false;
+        String route = "";
+        if (match.isPresent()) {
+            RouteMatch m = match.get();
+            chain.add(m.limit() > 0 ? byRoute.get(m.limiterKey()) : defaultPool);
+            limited = true;
+            route = m.limiterKey();
+        } else if (limitAll) {
+            chain.add(defaultPool);
+            limited = true;
+        }
+        if (global != null) {
+            chain.add(global);
+        }
+        return new AdmissionClass(chain, limited, route);
+    }
+
+    /** Upstream keep-alive pool size: the sum of the caps in use, capped by the global limit, at least 20. */
+    public int upstreamPoolSize() {
+        return upstreamPoolSize;
+    }
+
+    /** Warnings found while building the route table (group limit conflicts), for the startup log. */
+    public List<String> warnings() {
+        return routes.warnings();
+    }
+
+    /** Every limiter's snapshot: routes in configuration order, then the default pool, then global. */
+    public List<LimiterSnapshot> snapshots() {
+        List<LimiterSnapshot> all = new ArrayList<>();
+        byRoute.values().forEach(l -> all.add(l.snapshot()));
+        all.add(defaultPool.snapshot());
+        if (global != null) {
+            all.add(global.snapshot());
+        }
+        return all;
+    }
+}
