@@ -24,6 +24,11 @@ final class LimiterTesting implements AutoCloseable {
         return threads.submit(() -> ticket.await(timeout));
     }
 
+    /** Polls {@code ticket} on a virtual thread. */
+    Future<Permit> pollAsync(Ticket ticket, Duration wait) {
+        return threads.submit(() -> ticket.poll(wait));
+    }
+
     /** Runs {@code task} on a virtual thread. */
     Future<?> run(ThrowingRunnable task) {
         return threads.submit(() -> {
