@@ -13,7 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * All of it, and the queue, is guarded by one lock held only for O(1) bookkeeping; waiting happens
  * on per-waiter conditions and delayed work on the {@link TimeSource}'s timer.
  */
-public final class FifoLimiter {
+public final class FifoLimiter implements Limiter {
     /** The release cooldown of the original tool ({@code -release-cooldown}). */
     public static final Duration DEFAULT_RELEASE_COOLDOWN = Duration.ofMillis(200);
     /** The headroom window of the original tool ({@code -adaptive-headroom-window}). */
@@ -55,22 +55,17 @@ public final class FifoLimiter {
         this.idle = limit;
     }
 
+    @Override
     public String name() {
         return name;
     }
 
+    /** The configured concurrency. */
     public int limit() {
         return limit;
     }
 
-    /**
-     * Takes a free slot, or joins the end of the queue.
-     *
-     * @param maxDepth the most waiters allowed, counting this one; 0 = unbounded. A request that gets
-     *     a free slot is not a waiter and is never refused.
-     * @return a ticket; already granted when a slot was free (a slot is free only when nobody waits)
-     * @throws QueueFullException {@code maxDepth} waiters were already queued
-     */
+    @Override
     public Ticket enqueue(int maxDepth) throws QueueFullException {
         if (maxDepth < 0) {
             throw new IllegalArgumentException("maxDepth must be >= 0, got " + maxDepth);
@@ -92,16 +87,7 @@ public final class FifoLimiter {
         }
     }
 
-    /**
-     * {@link #enqueue(int)} then {@link Ticket#await(Duration)}: for callers that never cancel from
-     * another thread. The ticket never outlives a failure.
-     */
-    public Permit acquire(int maxDepth, Duration timeout) throws AdmissionException, InterruptedException {
-        Durations.requireNonNegative(timeout, "timeout");
-        return enqueue(maxDepth).await(timeout);
-    }
-
-    /** A free slot, or {@code null} when none is free (then others may be waiting: never barges). */
+    @Override
     public Permit tryAcquire() {
         lock.lock();
         try {
@@ -112,10 +98,11 @@ public final class FifoLimiter {
     }
 
     /**
-     * The upstream answered 429 through this limiter: withhold one slot for the headroom window,
-     * restarting the window if it already runs. Takes an idle slot, or else the next slot that
-     * comes back. Never lowers the effective limit below 1; no-op when headroom is off.
+     * Withholds one slot for the headroom window, restarting the window if it already runs: an
+     * idle slot if there is one, else the next slot that comes back. Never lowers the effective
+     * limit below 1; no-op when the window is zero.
      */
+    @Override
     public void onRateLimited() {
         if (headroomWindow.isZero() || limit == 1) {
             return;
@@ -140,7 +127,8 @@ public final class FifoLimiter {
         }
     }
 
-    /** The current counts; cheap, never blocks on waiters. */
+    /** The current counts; O(1), never waits for waiters. */
+    @Override
     public LimiterSnapshot snapshot() {
         lock.lock();
         try {

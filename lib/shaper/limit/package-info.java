@@ -1,7 +1,8 @@
 /**
- * Concurrency limiting: {@link shaper.limit.FifoLimiter} bounds how many requests hold a slot at
+ * Concurrency limiting: a {@link shaper.limit.Limiter} bounds how many requests hold a slot at
  * once and queues the rest. Route, group, default-pool, global and large-request limits are all
- * instances of it.
+ * limiters; {@link shaper.limit.FifoLimiter} is the in-process implementation, taking time from
+ * an injected {@link shaper.limit.TimeSource}.
  *
  * <h2>Admission</h2>
  * <pre>
