@@ -1,0 +1,47 @@
+package shaper.limit;
+
+import java.time.Duration;
+
+/**
+ * A bounded pool of concurrency slots with a FIFO queue. {@link FifoLimiter} is the in-process
+ * implementation; callers should hold this type so a cluster-wide implementation can replace it.
+ * Implementations are thread-safe.
+ */
+public interface Limiter {
+
+    /** Shown in snapshots and error messages. */
+    String name();
+
+    /**
+     * Takes a free slot, or joins the end of the queue.
+     *
+     * @param maxDepth the most waiters allowed, counting this one; 0 = unbounded. A request that gets
+     *     a free slot is not a waiter and is never refused.
+     * @return a ticket, already granted when a slot was free (a slot is free only when nobody waits)
+     * @throws QueueFullException {@code maxDepth} waiters were already queued; nothing was queued
+     */
+    Ticket enqueue(int maxDepth) throws QueueFullException;
+
+    /** A free slot, or {@code null} when none is free (then others may be waiting: never barges). */
+    Permit tryAcquire();
+
+    /**
+     * The upstream answered 429 for a request holding one of this limiter's slots: withhold one
+     * slot for the adaptive-headroom window (restarting it if it runs). No-op when headroom is off.
+     */
+    void onRateLimited();
+
+    /** The current counts, for the TUI and metrics. */
+    LimiterSnapshot snapshot();
+
+    /**
+     * {@link #enqueue(int)} then {@link Ticket#await(Duration)}, for callers that never cancel from
+     * another thread. No ticket outlives a failure.
+     *
+     * @param timeout {@link Duration#ZERO} waits forever; not null, not negative
+     */
+    default Permit acquire(int maxDepth, Duration timeout) throws AdmissionException, InterruptedException {
+        Durations.requireNonNegative(timeout, "timeout");
+        return enqueue(maxDepth).await(timeout);
+    }
+}

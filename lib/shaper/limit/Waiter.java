@@ -1,0 +1,175 @@
+package shaper.limit;
+
+import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The {@link Ticket} of a {@link FifoLimiter}. All state is guarded by the limiter's lock, so a
+ * grant, a cancel, a timeout and an interrupt are totally ordered: whichever takes the lock first
+ * decides, and a cancel that loses to a grant gives the slot back unused.
+ *
+ * <p>A waiting thread parks on its own {@link Condition} of the limiter's lock (a virtual thread
+ * unmounts); timeouts are timer tasks of the limiter's {@link TimeSource} that wake it, so a
+ * manual time source drives timeouts in tests.
+ */
+final class Waiter implements Ticket {
+    enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT }
+
+    private final FifoLimiter limiter;
+    private final ReentrantLock lock;
+    private final Condition wake;
+    final long enqueuedAt;
+    // Links of the limiter's WaitQueue.
+    Waiter prev;
+    Waiter next;
+    private State state;
+    private Grant grant;
+
+    /** A ticket that is queued ({@code grantedNow == null}) or already holds a free slot. */
+    Waiter(FifoLimiter limiter, long enqueuedAt, Grant grantedNow) {
+        this.limiter = limiter;
+        this.lock = limiter.lock;
+        this.wake = lock.newCondition();
+        this.enqueuedAt = enqueuedAt;
+        this.grant = grantedNow;
+        this.state = grantedNow == null ? State.QUEUED : State.GRANTED;
+    }
+
+    @Override
+    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, InterruptedException {
+        Durations.requireNonNegative(timeout, "timeout");
+        lock.lock();
+        try {
+            boolean rang = waitWhileQueued(timeout.isZero() ? null : timeout);
+            if (rang && state == State.QUEUED) {
+                limiter.leaveQueue(this);
+                state = State.TIMED_OUT;
+            }
+            if (state == State.TIMED_OUT) {
+                throw new QueueTimeoutException(limiter.name(), timeout);
+            }
+            return claim();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Permit poll(Duration wait) throws QueueCancelledException, InterruptedException {
+        Durations.requireNonNegative(wait, "wait");
+        lock.lock();
+        try {
+            if (!wait.isZero()) {
+                waitWhileQueued(wait);
+            }
+            if (state == State.QUEUED) {
+                return null;
+            }
+            if (state == State.TIMED_OUT) {
+                throw new IllegalStateException("ticket of limiter \"" + limiter.name() + "\" already timed out");
+            }
+            return claim();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean cancel() {
+        lock.lock();
+        try {
+            return cancelLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean queued() {
+        lock.lock();
+        try {
+            return state == State.QUEUED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hands a slot to this queued waiter (already unlinked by the limiter). Caller holds the lock. */
+    void granted(Grant g) {
+        grant = g;
+        state = State.GRANTED;
+        wake.signalAll();
+    }
+
+    /**
+     * Parks while queued, at most {@code limit} ({@code null}: no limit). Returns {@code true} if the
+     * limit passed. Interruption cancels the ticket before propagating. Caller holds the lock.
+     */
+    private boolean waitWhileQueued(Duration limit) throws InterruptedException {
+        if (state != State.QUEUED) {
+            return false;
+        }
+        Alarm alarm = limit == null ? null : new Alarm();
+        TimeSource.Cancellable timer = alarm == null ? null : limiter.time.schedule(limit, alarm);
+        try {
+            while (state == State.QUEUED && (alarm == null || !alarm.rang)) {
+                wake.await();
+            }
+            return alarm != null && alarm.rang;
+        } catch (InterruptedException e) {
+            cancelLocked();
+            throw e;
+        } finally {
+            if (timer != null) {
+                timer.cancel();
+            }
+        }
+    }
+
+    private Permit claim() throws QueueCancelledException {
+        switch (state) {
+            case GRANTED -> {
+                Grant g = grant;
+                grant = null;
+                state = State.CLAIMED;
+                return g;
+            }
+            case CANCELLED -> throw new QueueCancelledException(limiter.name());
+            case CLAIMED -> throw new IllegalStateException("permit of limiter \"" + limiter.name() + "\" already claimed");
+            default -> throw new IllegalStateException("ticket of limiter \"" + limiter.name() + "\" is " + state);
+        }
+    }
+
+    private boolean cancelLocked() {
+        switch (state) {
+            case QUEUED -> limiter.leaveQueue(this);
+            case GRANTED -> {
+                grant = null;
+                limiter.returnUnused();
+            }
+            default -> {
+                return false;
+            }
+        }
+        state = State.CANCELLED;
+        wake.signalAll();
+        return true;
+    }
+
+    /** Timer task that wakes the waiting thread when its wait limit passes. */
+    private final class Alarm implements Runnable {
+        boolean rang; // guarded by lock
+
+        @Override
+        public void run() {
+            lock.lock();
+            try {
+                rang = true;
+                wake.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/**
+ * Concurrency limiting: a {@link shaper.limit.Limiter} bounds how many requests hold a slot at
+ * once and queues the rest. Route, group, default-pool, global and large-request limits are all
+ * limiters; {@link shaper.limit.FifoLimiter} is the in-process implementation, taking time from
+ * an injected {@link shaper.limit.TimeSource}.
+ *
+ * <h2>Admission</h2>
+ * <pre>
+ *   enqueue(depth) ──slot idle?──yes──► Ticket(granted) ──await──► Permit
+ *        │ no
+ *        ├─ waiters >= depth (depth > 0) ──► QueueFullException            (429)
+ *        ▼
+ *   queued (FIFO) ──slot returns, head of queue──► granted ──await claims──► Permit
+ *        │  await timeout ──────► left queue, QueueTimeoutException        (504)
+ *        │  cancel() / interrupt ► left queue, QueueCancelledException     (503)
+ *        └─ cancel() after grant, before claim ► slot goes back unused, no cooldown
+ *
+ *   Permit.release()            in use ─► cooling (releaseCooldown) ─► pool
+ *   Permit.releaseAfter(hold)   in use (hold) ─► cooling (releaseCooldown) ─► pool
+ *   "pool": headroom absorbs it, else the longest waiter is granted, else the slot is idle
+ * </pre>
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ * <li><b>Strict FIFO per limiter.</b> A returning slot goes to the longest-waiting live waiter.
+ *     A slot is idle only while nobody waits, so a new arrival ({@code enqueue} or
+ *     {@code tryAcquire}) never takes a slot ahead of an existing waiter, even at the instant a
+ *     slot frees: the hand-over to the head of the queue and every arrival are serialized by one
+ *     lock. Waiters that time out, are cancelled or interrupted leave the queue at once.</li>
+ * <li><b>Bound.</b> At most {@code limit} slots are ever in use; slots in use include holds and
+ *     grants not yet claimed. Headroom lowers the effective limit by one (never below 1).</li>
+ * <li><b>Race-free cancellation.</b> Grant, cancel, timeout and interrupt of one ticket are
+ *     ordered by the limiter's lock: exactly one wins. A cancel that loses to a grant, but comes
+ *     before the permit is claimed, returns the slot as never used (no cooldown, next waiter).</li>
+ * <li><b>Depth bound</b> counts waiters only: a request that gets a free slot never waits and is
+ *     never refused.</li>
+ * <li><b>Release</b> is idempotent and never blocks: holds and cooldowns run on the
+ *     {@link shaper.limit.TimeSource}'s timer.</li>
+ * <li><b>Adaptive headroom.</b> {@code onRateLimited()} withholds one slot for the window; every
+ *     call restarts the window; with no idle slot, the next slot that returns is absorbed. When
+ *     the window ends the slot is restored (and handed to a waiter, if any).</li>
+ * </ul>
+ *
+ * <h2>Cost and threads</h2>
+ * All classes are thread-safe. A waiter is a small object with its own condition on the
+ * limiter's lock: a waiting virtual thread unmounts, nothing polls, and timeouts are entries in
+ * the timer's heap. Observers read {@link shaper.limit.LimiterSnapshot}s only.
+ */
+package shaper.limit;

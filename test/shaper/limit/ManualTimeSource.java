@@ -1,0 +1,65 @@
+package shaper.limit;
+
+import java.time.Duration;
+import java.util.PriorityQueue;
+
+/**
+ * A {@link TimeSource} whose time moves only in {@link #advance(Duration)}; due tasks run on the
+ * advancing thread, in due order, each seeing the clock at its due time. Thread-safe. Tasks run
+ * without this object's monitor held, so they may take other locks and schedule more tasks.
+ */
+public final class ManualTimeSource implements TimeSource {
+    private final PriorityQueue<Task> tasks = new PriorityQueue<>();
+    private long now = 1_000_000_000L;
+    private long sequence;
+
+    @Override
+    public synchronized long nanoTime() {
+        return now;
+    }
+
+    @Override
+    public synchronized Cancellable schedule(Duration delay, Runnable task) {
+        Task t = new Task(now + delay.toNanos(), sequence++, task);
+        tasks.add(t);
+        return () -> {
+            synchronized (this) {
+                tasks.remove(t);
+            }
+        };
+    }
+
+    /** Moves time forward by {@code d}, running every task that falls due. */
+    public void advance(Duration d) {
+        long target;
+        synchronized (this) {
+            target = now + d.toNanos();
+        }
+        while (true) {
+            Task next;
+            synchronized (this) {
+                next = tasks.peek();
+                if (next == null || next.due > target) {
+                    now = target;
+                    return;
+                }
+                tasks.poll();
+                now = Math.max(now, next.due);
+            }
+            next.task.run();
+        }
+    }
+
+    /** Tasks scheduled and not yet run or cancelled. */
+    public synchronized int pending() {
+        return tasks.size();
+    }
+
+    private record Task(long due, long seq, Runnable task) implements Comparable<Task> {
+        @Override
+        public int compareTo(Task o) {
+            int c = Long.compare(due, o.due);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+}
