@@ -1,4 +1,4 @@
-package shaper.server;
+package shaper.proxy;
 
 import java.lang.reflect.Field;
 

@@ -1,0 +1,32 @@
+package shaper.admission;
+
+import java.time.Duration;
+
+/**
+ * What a request does while it waits for a slot. The admitter calls {@link #beforeWaiting()} once,
+ * only when a limiter actually queues the request (a free slot never triggers it), then
+ * {@link #tick(Duration)} every {@link #tickInterval()} while it waits.
+ */
+public interface QueueWait {
+    /** A wait with no side effects. */
+    QueueWait SILENT = new QueueWait() {
+    };
+
+    /** Prepares for a wait (reads the body so the connection can be watched, commits an SSE stream); may throw to refuse. */
+    default void beforeWaiting() throws ClientGoneException {
+    }
+
+    /** {@link Duration#ZERO} for no ticks. */
+    default Duration tickInterval() {
+        return Duration.ZERO;
+    }
+
+    /** Called every interval with the time waited so far; throws when the client can no longer be written to. */
+    default void tick(Duration waited) throws ClientGoneException {
+    }
+
+    /** Whether the client has been seen to disconnect. */
+    default boolean clientGone() {
+        return false;
+    }
+}

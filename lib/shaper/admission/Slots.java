@@ -1,0 +1,71 @@
+package shaper.admission;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+import shaper.limit.Permit;
+
+/**
+ * The permits one exchange holds, and the rule for giving them back (the original tool's defer
+ * ordering, release cooldown always on top, applied by the limiter):
+ * <ol>
+ *   <li>a local error releases at once;</li>
+ *   <li>a 429 from the upstream withholds one slot of the owning limiter (adaptive headroom, if on);</li>
+ *   <li>an upstream failure not caused by a client abort holds the slot for the breaker's phantom
+ *       penalty, or, when that is zero, for {@code -failure-hold};</li>
+ *   <li>otherwise a client that left after the upstream was contacted holds it for {@code -cancel-cooldown};</li>
+ *   <li>otherwise the slot is released.</li>
+ * </ol>
+ * Disposal happens once; later calls do nothing.
+ */
+public final class Slots {
+    private final AdmissionClass cls;
+    private final List<Permit> permits;
+    private final AdmissionConfig config;
+    private boolean disposed;
+
+    Slots(AdmissionClass cls, List<Permit> permits, AdmissionConfig config) {
+        this.cls = cls;
+        this.permits = List.copyOf(permits);
+        this.config = config;
+    }
+
+    /** True when the exchange holds a route or default-pool slot. */
+    public boolean limited() {
+        return cls.limited();
+    }
+
+    /**
+     * Gives the slots back according to how the exchange ended.
+     *
+     * @param penalty the breaker's phantom penalty to apply after an upstream failure (zero when off)
+     */
+    public void dispose(ExchangeEnd end, Supplier<Duration> penalty) {
+        if (disposed) {
+            return;
+        }
+        disposed = true;
+        if (config.adaptiveHeadroom() && end.reachedUpstream() && end.status() == 429 && cls.owner() != null) {
+            cls.owner().onRateLimited();
+        }
+        Duration hold = hold(end, penalty);
+        for (Permit p : permits) {
+            p.releaseAfter(hold);
+        }
+    }
+
+    Duration hold(ExchangeEnd end, Supplier<Duration> penalty) {
+        if (end.localError()) {
+            return Duration.ZERO;
+        }
+        if (end.reachedUpstream() && end.upstreamFailure() && !end.suppressedAbort()) {
+            Duration p = penalty.get();
+            return p.isPositive() ? p : config.failureHold();
+        }
+        if (end.reachedUpstream() && end.clientAborted()) {
+            return config.cancelCooldown();
+        }
+        return Duration.ZERO;
+    }
+}

@@ -1,0 +1,94 @@
+package shaper.proxy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.io.UncheckedIOException;
+
+import io.helidon.webserver.http.ServerRequest;
+
+/**
+ * A request body on its way upstream: absent, streamed from the client as it arrives, or buffered
+ * in memory (so the client connection can be watched while the request waits, and so the body can
+ * be inspected). Buffering is bounded; a larger body keeps streaming.
+ */
+public sealed interface RequestBody {
+    /** {@code -1} when the length is unknown (chunked). */
+    long length();
+
+    /** The bytes, from the start. A streamed body can be opened once. */
+    InputStream open();
+
+    /** The whole body when buffered, else null. */
+    default byte[] bytes() {
+        return null;
+    }
+
+    record None() implements RequestBody {
+        @Override
+        public long length() {
+            return 0;
+        }
+
+        @Override
+        public InputStream open() {
+            return InputStream.nullInputStream();
+        }
+    }
+
+    record Streamed(InputStream in, long length) implements RequestBody {
+        @Override
+        public InputStream open() {
+            return in;
+        }
+    }
+
+    record Buffered(byte[] bytes) implements RequestBody {
+        @Override
+        public long length() {
+            return bytes.length;
+        }
+
+        @Override
+        public InputStream open() {
+            return new ByteArrayInputStream(bytes);
+        }
+    }
+
+    static RequestBody of(ServerRequest req) {
+        if (!req.content().hasEntity()) {
+            return new None();
+        }
+        return new Streamed(req.content().inputStream(), req.headers().contentLength().orElse(-1L));
+    }
+
+    /**
+     * Reads a streamed body into memory when it is at most {@code limit} bytes; otherwise returns a
+     * stream that replays what was read and continues with the rest.
+     *
+     * @throws StreamCopy.SourceFailed when the client breaks off while sending it
+     */
+    static RequestBody buffer(RequestBody body, int limit) {
+        if (!(body instanceof Streamed s) || (s.length() > limit)) {
+            return body;
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(s.length() > 0 ? (int) s.length() : 8192);
+        byte[] chunk = new byte[StreamCopy.BUFFER];
+        try {
+            int n;
+            while ((n = s.in().read(chunk)) >= 0) {
+                buf.write(chunk, 0, n);
+                if (buf.size() > limit) {
+                    return new Streamed(new SequenceInputStream(new ByteArrayInputStream(buf.toByteArray()), s.in()), s.length());
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            throw new StreamCopy.SourceFailed(e);
+        } catch (RuntimeException e) {
+            throw new StreamCopy.SourceFailed(e);
+        }
+        return new Buffered(buf.toByteArray());
+    }
+}
