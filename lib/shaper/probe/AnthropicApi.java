@@ -32,8 +32,7 @@ final class AnthropicApi {
     /** The success answer for whatever API path the request names below its fixture prefix. */
     void respond(ProbeRequest r, ServerResponse res) throws InterruptedException {
         String path = r.remainder();
-        boolean read = r.method().equals(Method.GET) || r.method().equals(Method.HEAD);
-        if (read && (path.endsWith("/models") || path.contains("/models/"))) {
+        if (r.method().equals(Method.GET) && (path.endsWith("/models") || path.contains("/models/"))) {
             models(path, res);
         } else if (r.method().equals(Method.POST) && path.endsWith("/messages/count_tokens")) {
             JsonReply.send(res, 200, "{\"input_tokens\":" + r.estimatedInputTokens() + "}");

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -43,6 +45,11 @@ final class FixtureHandler implements Handler {
         Optional<Fixture> fixture = Fixture.match(path);
         if (fixture.isEmpty()) {
             JsonReply.send(res, 404, FailureBodies.error("not_found_error", "no fixture at " + path + " (run ProbeServer -h for the list)"));
+            return;
+        }
+        if (req.prologue().method().equals(Method.HEAD)) {
+            // Clients (Claude Code among them) HEAD the base URL to check reachability: not a call to count or fail.
+            res.status(Status.OK_200).header(HeaderValues.CONTENT_TYPE_JSON).send();
             return;
         }
         Fixture f = fixture.get();

@@ -5,7 +5,8 @@
  * <p>Routing: {@code /__probe/reset} and {@code /__probe/stats} are the probe's own routes; any
  * other path belongs to the {@link shaper.probe.Fixture} whose prefix is the path or a parent of
  * it, else 404. A fixture's success answer is the Anthropic API's answer for the rest of the path
- * (a Messages reply, SSE when the body has {@code "stream": true}).
+ * (a Messages reply, SSE when the body has {@code "stream": true}). {@code HEAD} on any fixture
+ * path is a reachability check: 200, no body, not counted.
  *
  * <p>State: one hit counter per full request path. The flaky fixtures fail hit 1..N of a path and
  * succeed from hit N+1 on (N from {@code ?fails=}, else {@code -failures}), so

@@ -86,4 +86,18 @@ class ProbeStatsTest {
             assertEquals(0, probe.stats().path("hits").size());
         }
     }
+
+    @Test
+    void headIsAReachabilityCheckThatIsNotCounted() {
+        try (RunningProbe probe = RunningProbe.start()) {
+            for (String path : new String[] {"/slowsse", "/retry429", "/flakyconn/v1/messages"}) {
+                HttpResponse<String> r = probe.send(HttpRequest.newBuilder(probe.uri(path))
+                        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+                assertEquals(200, r.statusCode(), path);
+                assertEquals("", r.body(), path);
+            }
+            assertEquals(0, probe.stats().path("hits").size());
+            assertEquals(429, probe.post("/retry429", "{}").statusCode(), "the HEAD did not use up a failure");
+        }
+    }
 }
