@@ -1,0 +1,16 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 21+
+//DEPS io.helidon.webserver:helidon-webserver:4.5.0
+//DEPS io.helidon.webclient:helidon-webclient:4.5.0
+//DEPS info.picocli:picocli:4.7.7
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
+//SOURCES lib/**/*.java
+//JAVA_OPTIONS -Xms32m -Xmx128m -XX:+UseG1GC -Xss512k
+
+/** The fixture upstream for the shaper: run {@code ./jbang ProbeServer.java -h} for flags and fixture prefixes. */
+public class ProbeServer {
+    public static void main(String[] args) {
+        int code = shaper.probe.ProbeMain.run(args, System.out, System.err);
+        System.exit(code);
+    }
+}

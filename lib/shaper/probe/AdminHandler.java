@@ -1,0 +1,62 @@
+package shaper.probe;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+/**
+ * The probe's own routes, never counted as hits: {@code POST /__probe/reset} clears every counter,
+ * {@code GET /__probe/stats} returns {@link ProbeStats.Snapshot} as JSON
+ * ({@code {"hits":{PATH:N},"prefixes":{PREFIX:{"hits":N,"inFlight":N,"peakInFlight":N}}}}).
+ */
+final class AdminHandler {
+    static final String PREFIX = "/__probe/";
+    static final String RESET = PREFIX + "reset";
+    static final String STATS = PREFIX + "stats";
+
+    private final ProbeStats stats;
+    private final ObjectMapper mapper;
+
+    AdminHandler(ProbeStats stats, ObjectMapper mapper) {
+        this.stats = stats;
+        this.mapper = mapper;
+    }
+
+    void handle(ServerRequest req, ServerResponse res) {
+        String path = req.prologue().uriPath().rawPath();
+        Method method = req.prologue().method();
+        if (path.equals(RESET)) {
+            if (allowed(method, Method.POST, res)) {
+                stats.reset();
+                JsonReply.send(res, 200, "{\"reset\":true}");
+            }
+        } else if (path.equals(STATS)) {
+            if (allowed(method, Method.GET, res)) {
+                JsonReply.send(res, 200, write(stats.snapshot()));
+            }
+        } else {
+            JsonReply.send(res, 404, FailureBodies.error("not_found_error", "no probe route " + path + " (use " + RESET + " or " + STATS + ")"));
+        }
+    }
+
+    private static boolean allowed(Method method, Method expected, ServerResponse res) {
+        if (method.equals(expected)) {
+            return true;
+        }
+        res.header(HeaderValues.create("Allow", expected.text()));
+        JsonReply.send(res, 405, FailureBodies.error("invalid_request_error", "method " + method.text() + " not allowed"));
+        return false;
+    }
+
+    private String write(Object value) {
+        try {
+            return mapper.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

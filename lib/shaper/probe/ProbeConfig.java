@@ -1,0 +1,63 @@
+package shaper.probe;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import shaper.config.BindAddress;
+
+/**
+ * Everything the fixture server is started with; each value is a default that a request may
+ * override with a query parameter where {@link Fixture} says so.
+ *
+ * @param bind         listen address; never null
+ * @param reply        the assistant text every successful reply carries; not blank
+ * @param failures     how many calls per path the flaky fixtures fail before succeeding ({@code ?fails=})
+ * @param retryAfter   the {@code Retry-After} that {@code /retry429} sends, rounded up to whole seconds ({@code ?after=})
+ * @param sseInterval  spacing of text deltas on {@code /slowsse} ({@code ?interval=})
+ * @param slowDelay    how long {@code /slow} waits before answering ({@code ?delay=})
+ * @param burstStatus  the 5xx status {@code /burst5xx} fails with ({@code ?status=})
+ */
+public record ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
+        Duration slowDelay, int burstStatus) {
+    public static final int DEFAULT_PORT = 15722;
+    public static final String DEFAULT_REPLY = "Hello from ProbeServer.";
+    public static final int DEFAULT_FAILURES = 2;
+    public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_SSE_INTERVAL = Duration.ofMillis(200);
+    public static final Duration DEFAULT_SLOW_DELAY = Duration.ofSeconds(2);
+    public static final int DEFAULT_BURST_STATUS = 503;
+
+    public ProbeConfig {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(reply, "reply");
+        if (reply.isBlank()) {
+            throw new IllegalArgumentException("reply: \"" + reply + "\" (expected: non-blank text)");
+        }
+        requireAtLeastZero("failures", failures);
+        requireNotNegative("retry-after", retryAfter);
+        requireNotNegative("sse-interval", sseInterval);
+        requireNotNegative("slow-delay", slowDelay);
+        if (burstStatus < 500 || burstStatus > 599) {
+            throw new IllegalArgumentException("burst-status: " + burstStatus + " (expected: 500..599)");
+        }
+    }
+
+    /** Defaults on {@code 127.0.0.1} and the given port (0 for an ephemeral one). */
+    public static ProbeConfig defaults(int port) {
+        return new ProbeConfig(new BindAddress("127.0.0.1", port), DEFAULT_REPLY, DEFAULT_FAILURES, DEFAULT_RETRY_AFTER,
+                DEFAULT_SSE_INTERVAL, DEFAULT_SLOW_DELAY, DEFAULT_BURST_STATUS);
+    }
+
+    static void requireAtLeastZero(String name, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: >= 0)");
+        }
+    }
+
+    static void requireNotNegative(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: >= 0s)");
+        }
+    }
+}
