@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /** Admission: free slots, FIFO order, no barging, the depth bound, snapshots. */
 class FifoLimiterTest {
     private final ManualTimeSource time = new ManualTimeSource();
-    private final LimiterTesting threads = new LimiterTesting();
+    private final LimiterTesting threads = LimiterTesting.platformThreads();
 
     @AfterEach
     void stopThreads() throws InterruptedException {

@@ -31,7 +31,7 @@ class LimiterStressTest {
         AtomicInteger granted = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();
         try (SystemTimeSource system = new SystemTimeSource("limit-stress-timer");
-                LimiterTesting threads = new LimiterTesting()) {
+                LimiterTesting threads = LimiterTesting.virtualThreads()) {
             FifoLimiter limiter = new FifoLimiter("stress", LIMIT, Duration.ofMillis(1), Duration.ofMillis(5), system);
             CountDownLatch start = new CountDownLatch(1);
             List<Future<?>> done = new ArrayList<>();

@@ -13,23 +13,37 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
-/** Shared test plumbing: bounded polling, virtual-thread waiters, result unwrapping. */
+/** Shared test plumbing: bounded polling, waiting threads, result unwrapping. */
 final class LimiterTesting implements AutoCloseable {
     static final Duration BOUND = Duration.ofSeconds(5);
 
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService threads;
 
-    /** Awaits {@code ticket} on a virtual thread. */
+    private LimiterTesting(ExecutorService threads) {
+        this.threads = threads;
+    }
+
+    /** Runs tasks on virtual threads, as the server runs request handlers. */
+    static LimiterTesting virtualThreads() {
+        return new LimiterTesting(Executors.newVirtualThreadPerTaskExecutor());
+    }
+
+    /** Runs tasks on platform threads: preemptible, so a spinning racer cannot starve the others. */
+    static LimiterTesting platformThreads() {
+        return new LimiterTesting(Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("limit-test-", 0).factory()));
+    }
+
+    /** Awaits {@code ticket} on a new thread. */
     Future<Permit> awaitAsync(Ticket ticket, Duration timeout) {
         return threads.submit(() -> ticket.await(timeout));
     }
 
-    /** Polls {@code ticket} on a virtual thread. */
+    /** Polls {@code ticket} on a new thread. */
     Future<Permit> pollAsync(Ticket ticket, Duration wait) {
         return threads.submit(() -> ticket.poll(wait));
     }
 
-    /** Runs {@code task} on a virtual thread. */
+    /** Runs {@code task} on a new thread. */
     Future<?> run(ThrowingRunnable task) {
         return threads.submit(() -> {
             task.run();

@@ -25,7 +25,7 @@ class LimiterWaitTest {
     private static final Duration COOLDOWN = Duration.ofMillis(200);
 
     private final ManualTimeSource time = new ManualTimeSource();
-    private final LimiterTesting threads = new LimiterTesting();
+    private final LimiterTesting threads = LimiterTesting.virtualThreads();
     private final FifoLimiter limiter = new FifoLimiter("test", 1, COOLDOWN, Duration.ZERO, time);
 
     @AfterEach
