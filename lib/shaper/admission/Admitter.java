@@ -91,6 +91,11 @@ public final class Admitter {
         }
     }
 
+    /** The slots of a request that needs none (passthrough without a global limiter, or {@code :unlimited}). */
+    public Slots unlimited(AdmissionClass cls) {
+        return new Slots(cls, List.of(), config);
+    }
+
     /** For callers that must tell a cancelled wait from a timeout. */
     public static boolean cancelled(AdmissionException e) {
         return e instanceof QueueCancelledException;

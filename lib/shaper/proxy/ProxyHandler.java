@@ -1,48 +1,52 @@
 package shaper.proxy;
 
-import java.io.EOFException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.time.Duration;
+import java.util.function.Supplier;
 
-import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.Method;
 import io.helidon.http.Status;
-import io.helidon.webclient.api.HttpClientResponse;
-import io.helidon.webclient.http1.Http1ClientRequest;
-import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import shaper.admission.AdmissionClass;
+import shaper.admission.AdmissionConfig;
+import shaper.admission.Admitter;
+import shaper.admission.ClientGoneException;
+import shaper.admission.ProviderLimiters;
+import shaper.admission.Slots;
+import shaper.limit.AdmissionException;
+import shaper.limit.QueueCancelledException;
+import shaper.limit.QueueFullException;
+import shaper.limit.QueueTimeoutException;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
 
 /**
- * The transparent streaming passthrough for one provider.
- *
- * <pre>
- * client ──request head──▶ ProxyHandler ──filtered head + streamed body──▶ upstream
- * client ◀──streamed body, flushed per read── ProxyHandler ◀──status, filtered head── upstream
- * </pre>
- *
- * Errors before any response byte reach the client as {@code 502}; once the response is
- * committed, a failure on either side aborts the client connection (so a truncated body can never
- * look complete) and closes the upstream connection (so the upstream stops generating).
+ * One provider's request path: classify the route, take its slots (waiting in FIFO order if
+ * needed), forward, then give the slots back by the rules of {@link Slots}. Every exit path (local
+ * answer, client gone, upstream failure, exception) reaches the {@code finally} that disposes the
+ * slots, counts and logs the exchange.
  */
 public final class ProxyHandler implements Handler {
-    private static final System.Logger LOG = System.getLogger(ProxyHandler.class.getName());
-
     private final String provider;
-    private final Upstream upstream;
+    private final AdmissionConfig config;
+    private final ProviderLimiters limiters;
+    private final Admitter admitter;
+    private final Forwarder forwarder;
     private final ExchangeLog log;
     private final ExchangeCounters counters;
+    private final Supplier<Duration> penalty;
 
-    public ProxyHandler(String provider, Upstream upstream, ExchangeLog log, ExchangeCounters counters) {
+    public ProxyHandler(String provider, AdmissionConfig config, ProviderLimiters limiters, Admitter admitter,
+                        Upstream upstream, ExchangeLog log, ExchangeCounters counters, Supplier<Duration> penalty) {
         this.provider = provider;
-        this.upstream = upstream;
+        this.config = config;
+        this.limiters = limiters;
+        this.admitter = admitter;
+        this.forwarder = new Forwarder(provider, upstream, log);
         this.log = log;
         this.counters = counters;
+        this.penalty = penalty;
     }
 
     @Override
@@ -50,120 +54,73 @@ public final class ProxyHandler implements Handler {
         long start = System.nanoTime();
         String method = req.prologue().method().text();
         String rawPath = req.prologue().uriPath().rawPath();
-        Exchange exchange = new Exchange();
+        AdmissionClass cls = limiters.classify(method, rawPath);
+        Exchange ex = new Exchange();
+        Slots slots = null;
         try {
-            forward(req, res, method, rawPath, exchange);
-        } finally {
-            counters.record(exchange.status, exchange.outcome, false);
-            log.exchange(provider, method, rawPath, exchange.status, System.nanoTime() - start, exchange.outcome);
-        }
-    }
-
-    /** What the finally block reports; written by the forwarding thread only. */
-    private static final class Exchange {
-        int status;
-        Outcome outcome = Outcome.ABORTED;
-    }
-
-    private void forward(ServerRequest req, ServerResponse res, String method, String rawPath, Exchange exchange) {
-        Http1ClientRequest out = upstream.client().method(Method.create(method))
-                .uri(upstream.requestUri(rawPath, req.prologue().query().rawValue()))
-                .skipUriEncoding(true)
-                .followRedirects(false)
-                .sendExpectContinue(false);
-        if (!req.headers().contains(HeaderNames.USER_AGENT)) {
-            out.property(ClientHeaderGuard.NO_USER_AGENT, "true");
-        }
-        out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
-                (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
-
-        HttpClientResponse in;
-        try {
-            in = send(req, out);
-        } catch (StreamCopy.SourceFailed clientLeft) {
-            exchange.outcome = Outcome.ABORTED;
-            return;
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "upstream request failed", e);
-            log.info("upstream error provider=" + provider + " method=" + method + " path=" + rawPath
-                    + " error=" + TransportErrors.describe(e));
-            exchange.status = 502;
-            exchange.outcome = Outcome.FAILED;
-            res.status(Status.BAD_GATEWAY_502).header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send("bad gateway: upstream unreachable\n");
-            return;
-        }
-        relay(in, res, method, exchange);
-    }
-
-    private static HttpClientResponse send(ServerRequest req, Http1ClientRequest out) {
-        if (!req.content().hasEntity()) {
-            return out.request();
-        }
-        long length = req.headers().contentLength().orElse(-1L);
-        if (length >= 0) {
-            out.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
-        }
-        InputStream body = req.content().inputStream();
-        return out.outputStream(os -> {
-            StreamCopy.copy(body, os, length);
-            os.close();
-        });
-    }
-
-    private static void relay(HttpClientResponse in, ServerResponse res, String method, Exchange exchange) {
-        boolean complete = false;
-        try {
-            copyResponse(in, res, method, exchange);
-            complete = true;
-        } catch (StreamCopy.SourceFailed | StreamCopy.SinkFailed broken) {
-            // Dropping the client connection is the only honest signal once a status is committed:
-            // finishing the response normally would make a truncated body look complete.
-            throw new CloseConnectionException("exchange aborted", broken);
-        } finally {
-            if (!complete) {
-                exchange.outcome = Outcome.ABORTED;
+            ClientConnection connection = ClientConnection.of(req);
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
+            slots = admit(cls, waiting, res, ex);
+            if (slots == null) {
+                return;
             }
-            // Closing an unfinished response drops the upstream connection instead of pooling it.
-            in.close();
-        }
-    }
-
-    private static void copyResponse(HttpClientResponse in, ServerResponse res, String method, Exchange exchange) {
-        int code = in.status().code();
-        exchange.status = code;
-        res.status(in.status());
-        HeaderPolicy.forEachResponseHeader(in.headers(),
-                (name, values) -> res.header(HeaderValues.create(HeaderNames.create(name), values)));
-        long length = in.headers().contentLength().orElse(-1L);
-        if (!hasBody(method, code) || length == 0) {
-            if (length >= 0 && method.equalsIgnoreCase("HEAD")) {
-                res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+            if (!connection.isOpen()) {
+                ex.clientAborted = true;
+                return;
             }
-            res.send();
-            exchange.outcome = Outcome.CLEAN;
-            return;
+            forwarder.forward(req, res, waiting.body(), waiting.comments(), ex);
+        } catch (RuntimeException | Error e) {
+            if (!ex.reachedUpstream) {
+                ex.localError = true;
+            }
+            throw e;
+        } finally {
+            if (slots != null) {
+                slots.dispose(ex.end(), penalty);
+            }
+            counters.record(ex.status, ex.outcome, cls.limited());
+            log.exchange(provider, method, rawPath, ex.status, System.nanoTime() - start, ex.outcome);
         }
-        if (length > 0) {
-            res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
-        }
-        OutputStream sink = res.outputStream();
-        long copied = StreamCopy.copy(in.inputStream(), sink, length);
-        if (length >= 0 && copied < length) {
-            throw new StreamCopy.SourceFailed(new EOFException("upstream body ended at " + copied + " of " + length + " bytes"));
-        }
-        closeSink(sink);
-        exchange.outcome = Outcome.CLEAN;
     }
 
-    private static void closeSink(OutputStream sink) {
+    /** Takes the slots, or answers locally and returns null. */
+    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex) {
+        if (cls.chain().isEmpty()) {
+            return admitter.unlimited(cls);
+        }
         try {
-            sink.close();
-        } catch (Exception e) {
-            throw new StreamCopy.SinkFailed(e);
+            return admitter.admit(cls, waiting);
+        } catch (QueueFullException e) {
+            ex.status = 429;
+            ex.outcome = Outcome.FAILED;
+            if (waiting.comments() != null) {
+                waiting.comments().fail("queue full");
+                ex.status = 200;
+                ex.outcome = Outcome.ABORTED;
+            } else {
+                LocalAnswers.queueFull(res, e.depth(), config.releaseCooldown());
+            }
+        } catch (QueueTimeoutException e) {
+            ex.outcome = Outcome.FAILED;
+            if (waiting.comments() != null) {
+                ex.status = 200;
+                ex.outcome = Outcome.ABORTED;
+                waiting.comments().fail("timeout");
+            } else {
+                ex.status = 504;
+                LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
+            }
+        } catch (QueueCancelledException | ClientGoneException e) {
+            ex.clientAborted = true;
+            ex.status = waiting.comments() != null ? 200 : 0;
+            ex.outcome = Outcome.ABORTED;
+        } catch (AdmissionException e) {
+            throw new IllegalStateException("unexpected admission outcome", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ex.clientAborted = true;
+            ex.outcome = Outcome.ABORTED;
         }
-    }
-
-    private static boolean hasBody(String method, int status) {
-        return !method.equalsIgnoreCase("HEAD") && status >= 200 && status != 204 && status != 304;
+        return null;
     }
 }

@@ -19,10 +19,17 @@ public final class Upstream {
 
     private final URI base;
     private final int port;
+    private final boolean keepAlive;
     private final Http1Client client;
 
-    public Upstream(URI base, int poolSize) {
+    /**
+     * @param base      the upstream base URL
+     * @param poolSize  idle keep-alive connections kept
+     * @param keepAlive false for {@code -upstream-disable-keep-alives}: every request on a fresh connection
+     */
+    public Upstream(URI base, int poolSize, boolean keepAlive) {
         this.base = base;
+        this.keepAlive = keepAlive;
         this.port = base.getPort() >= 0 ? base.getPort() : (base.getScheme().equalsIgnoreCase("https") ? 443 : 80);
         this.client = Http1Client.builder()
                 .shareConnectionCache(false)
@@ -48,6 +55,10 @@ public final class Upstream {
                 .port(port)
                 .skipUriEncoding(true)
                 .resolvePath(UpstreamUris.pathAndQuery(base, rawPath, rawQuery));
+    }
+
+    boolean keepAlive() {
+        return keepAlive;
     }
 
     public URI base() {

@@ -1,10 +1,11 @@
 package shaper.server;
 
+import shaper.admission.ProviderLimiters;
 import shaper.config.ProviderConfig;
 import shaper.observe.ExchangeCounters;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.Upstream;
 
-/** One provider as the listener sees it: its config, its upstream pool, its counters and its handler. */
-record Mount(ProviderConfig config, Upstream upstream, ExchangeCounters counters, ProxyHandler handler) {
+/** One provider as the listener sees it: its config, limiters, upstream pool, counters and handler. */
+record Mount(ProviderConfig config, ProviderLimiters limiters, Upstream upstream, ExchangeCounters counters, ProxyHandler handler) {
 }

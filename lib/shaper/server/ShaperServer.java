@@ -15,7 +15,15 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
+import java.time.Duration;
+
+import shaper.admission.AdmissionConfig;
+import shaper.admission.Admitter;
+import shaper.admission.DisconnectWatcher;
+import shaper.admission.ProviderLimiters;
 import shaper.config.ProviderConfig;
+import shaper.limit.LimiterSnapshot;
+import shaper.limit.SystemTimeSource;
 import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.observe.ExchangeCounters;
@@ -32,25 +40,34 @@ import shaper.proxy.UpgradeTunnel;
 public final class ShaperServer {
     /** Kept strongly reachable: JUL holds loggers weakly and would forget the level. */
     private static final Logger HELIDON_LOGGER = Logger.getLogger("io.helidon");
-    private static final int UPSTREAM_POOL_FLOOR = 20;
 
     private final WebServer server;
     private final List<Mount> mounts;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private ShaperServer(WebServer server, List<Mount> mounts) {
+    private final AutoCloseable[] resources;
+
+    private ShaperServer(WebServer server, List<Mount> mounts, AutoCloseable... resources) {
         this.server = server;
         this.mounts = mounts;
+        this.resources = resources;
     }
 
     public static ShaperServer start(ShaperConfig config, PrintStream out, PrintStream err) {
         HELIDON_LOGGER.setLevel(Level.WARNING);
         ExchangeLog log = new ExchangeLog(out);
+        SystemTimeSource time = new SystemTimeSource("shaper-timer");
+        DisconnectWatcher watcher = new DisconnectWatcher();
         List<Mount> mounts = new ArrayList<>();
         for (ProviderConfig p : config.providers()) {
-            Upstream upstream = new Upstream(p.upstream(), UPSTREAM_POOL_FLOOR * 8);
+            AdmissionConfig admission = p.admission();
+            ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, time);
+            limiters.warnings().forEach(err::println);
+            Upstream upstream = new Upstream(p.upstream(), limiters.upstreamPoolSize(), !admission.upstreamDisableKeepAlives());
             ExchangeCounters counters = new ExchangeCounters();
-            mounts.add(new Mount(p, upstream, counters, new ProxyHandler(p.name(), upstream, log, counters)));
+            ProxyHandler handler = new ProxyHandler(p.name(), admission, limiters, new Admitter(admission, time, watcher),
+                    upstream, log, counters, () -> Duration.ZERO);
+            mounts.add(new Mount(p, limiters, upstream, counters, handler));
         }
         MountTable table = new MountTable(mounts);
         HealthHandler health = new HealthHandler(config.providers());
@@ -76,7 +93,7 @@ public final class ShaperServer {
                 .routing(r -> routing(r, health, table))
                 .build()
                 .start();
-        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts));
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), watcher, time);
         String bound = config.server().bind().host() + ":" + server.port();
         for (ProviderConfig p : config.providers()) {
             log.info("shaper listening on " + bound + " provider=" + p.name() + " upstream=" + UpstreamUrl.display(p.upstream()));
@@ -102,14 +119,30 @@ public final class ShaperServer {
 
     /** The counters of the named provider. */
     public ExchangeCounters counters(String provider) {
+        return mount(provider).counters();
+    }
+
+    private Mount mount(String provider) {
         return mounts.stream().filter(m -> m.config().name().equals(provider)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no provider " + provider)).counters();
+                .orElseThrow(() -> new IllegalArgumentException("no provider " + provider));
+    }
+
+    /** The named provider's limiter snapshots (routes, default pool, global). */
+    public List<LimiterSnapshot> limiters(String provider) {
+        return mount(provider).limiters().snapshots();
     }
 
     public void stop() {
         try {
             server.stop();
             mounts.forEach(m -> m.upstream().close());
+            for (AutoCloseable r : resources) {
+                try {
+                    r.close();
+                } catch (Exception e) {
+                    // shutting down: nothing left to tell
+                }
+            }
         } finally {
             stopped.countDown();
         }

@@ -62,7 +62,7 @@ class StreamingTest {
                 }
             }
             RunningShaper.await("clean exchange counted", Duration.ofSeconds(5),
-                    () -> shaper.server().counters("default").snapshot().cleanPassthrough() == 1);
+                    () -> shaper.server().counters("default").snapshot().cleanProxied() == 1);
         }
     }
 

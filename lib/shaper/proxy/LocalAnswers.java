@@ -1,0 +1,39 @@
+package shaper.proxy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
+
+/**
+ * The proxy's own answers, with the original tool's statuses and texts. Plain-text bodies end in a
+ * newline like Go's {@code http.Error}; the queue-full body is JSON that both Anthropic and OpenAI
+ * SDKs parse as a rate-limit error.
+ */
+final class LocalAnswers {
+    static final String BAD_GATEWAY = "bad gateway: upstream unreachable\n";
+    static final String QUEUE_TIMEOUT = "queue timeout\n";
+    static final String CIRCUIT_OPEN = "circuit open\n";
+
+    private LocalAnswers() {
+    }
+
+    static void text(ServerResponse res, Status status, String body) {
+        res.status(status).header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).header(HeaderValues.create("X-Content-Type-Options", "nosniff"))
+                .send(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code 429} for a full queue: {@code Retry-After} in whole seconds and a dialect-neutral JSON error. */
+    static void queueFull(ServerResponse res, int waiters, Duration retryAfter) {
+        long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+        String body = "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"code\":\"queue_full\",\"message\":"
+                + "\"proxy queue is full (" + waiters + " requests waiting); retry after " + seconds + "s\"}}";
+        res.status(Status.TOO_MANY_REQUESTS_429)
+                .header(HeaderValues.CONTENT_TYPE_JSON)
+                .header(HeaderNames.RETRY_AFTER, Long.toString(seconds))
+                .send(body.getBytes(StandardCharsets.UTF_8));
+    }
+}
