@@ -1,5 +1,8 @@
 package shaper.cli;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import picocli.CommandLine.Option;
 import shaper.config.BindAddress;
 import shaper.config.ConfigException;
@@ -11,6 +14,10 @@ public final class ServerOptions {
             description = "Listen address (default ${DEFAULT-VALUE}; a non-loopback address prints a warning)")
     String bind;
 
+    @Option(names = {"-client-key", "--client-key"}, paramLabel = "SOURCE",
+            description = "Require clients to present this key (env:VAR or file:PATH, read once at startup); repeatable")
+    List<String> clientKeys = new ArrayList<>();
+
     @Option(names = {"-version", "--version"}, description = "Print version and exit")
     boolean version;
 
@@ -19,7 +26,7 @@ public final class ServerOptions {
 
     ServerConfig toConfig() {
         try {
-            return new ServerConfig(BindAddress.parse(bind));
+            return new ServerConfig(BindAddress.parse(bind), clientKeys);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-bind: " + e.getMessage());
         }

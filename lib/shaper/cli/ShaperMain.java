@@ -44,6 +44,9 @@ public final class ShaperMain {
         ShaperServer server;
         try {
             server = ShaperServer.start(run.config(), out, err);
+        } catch (ConfigException e) {
+            err.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
+            return 1;
         } catch (RuntimeException e) {
             err.println(CommandLineParser.PROGRAM + ": cannot listen on " + run.config().server().bind() + ": " + e.getMessage());
             return 1;

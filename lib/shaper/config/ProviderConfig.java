@@ -4,20 +4,38 @@ import java.net.URI;
 import java.util.Objects;
 
 import shaper.admission.AdmissionConfig;
+import shaper.auth.AuthConfig;
+import shaper.mount.MountPrefix;
 
 /**
  * Provider-scope settings: one upstream and how it is reached.
  *
- * @param name     display name for logs (derived from the upstream host when not given)
- * @param upstream validated http(s) base URL; its path is joined before the request path
- * @param prefix   mount path stripped before forwarding; empty for the bare root
+ * @param name      display name for logs and health ({@code -name}, the marker's name, derived from the
+ *                  upstream host, or {@code default} for an unnamed single provider); see {@link ProviderNames#check}
+ * @param upstream  validated http(s) base URL; its path is joined before the request path
+ * @param prefix    mount path stripped before forwarding, normalized by {@link MountPrefix#parse}:
+ *                  {@code ""} for the bare root, else {@code /a[/b...]} without a trailing slash
  * @param admission concurrency limits, queue semantics and slot holds
+ * @param auth      upstream credential settings, not yet resolved; {@link AuthConfig#DISABLED} forwards verbatim
  */
-public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission) {
+public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, AuthConfig auth) {
     public ProviderConfig {
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(auth, "auth");
+        ProviderNames.check("name", name);
+        prefix = MountPrefix.parse(prefix).path();
+    }
+
+    /** A provider without upstream auth. */
+    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission) {
+        this(name, upstream, prefix, admission, AuthConfig.DISABLED);
+    }
+
+    /** The parsed mount path. */
+    public MountPrefix mountPrefix() {
+        return MountPrefix.parse(prefix);
     }
 }

@@ -40,16 +40,18 @@ final class Forwarder {
     private final String provider;
     private final Upstream upstream;
     private final ExchangeLog log;
+    private final HeaderRewrite rewrite;
 
-    Forwarder(String provider, Upstream upstream, ExchangeLog log) {
+    Forwarder(String provider, Upstream upstream, ExchangeLog log, HeaderRewrite rewrite) {
         this.provider = provider;
         this.upstream = upstream;
         this.log = log;
+        this.rewrite = rewrite;
     }
 
-    void forward(ServerRequest req, ServerResponse res, RequestBody body, QueueCommentStream committed, Exchange ex) {
+    /** @param rawPath the path to send upstream: the request's, with its mount prefix taken off */
+    void forward(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, QueueCommentStream committed, Exchange ex) {
         String method = req.prologue().method().text();
-        String rawPath = req.prologue().uriPath().rawPath();
         Http1ClientRequest out = upstream.client().method(Method.create(method))
                 .uri(upstream.requestUri(rawPath, req.prologue().query().rawValue()))
                 .skipUriEncoding(true)
@@ -61,6 +63,7 @@ final class Forwarder {
         }
         out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
                 (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
+        out.headers(rewrite::apply);
 
         HttpClientResponse in;
         ex.reachedUpstream = true;

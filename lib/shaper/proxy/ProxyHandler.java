@@ -38,22 +38,33 @@ public final class ProxyHandler implements Handler {
     private final Supplier<Duration> penalty;
 
     public ProxyHandler(String provider, AdmissionConfig config, ProviderLimiters limiters, Admitter admitter,
-                        Upstream upstream, ExchangeLog log, ExchangeCounters counters, Supplier<Duration> penalty) {
+                        Upstream upstream, ExchangeLog log, ExchangeCounters counters, Supplier<Duration> penalty,
+                        HeaderRewrite rewrite) {
         this.provider = provider;
         this.config = config;
         this.limiters = limiters;
         this.admitter = admitter;
-        this.forwarder = new Forwarder(provider, upstream, log);
+        this.forwarder = new Forwarder(provider, upstream, log, rewrite);
         this.log = log;
         this.counters = counters;
         this.penalty = penalty;
     }
 
+    /** Serves the request with its own path: for a provider mounted at the bare root. */
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
+        handle(req, res, req.prologue().uriPath().rawPath());
+    }
+
+    /**
+     * Serves a routed request.
+     *
+     * @param rawPath the path after the mount prefix was taken off: what routes are classified by,
+     *                what is logged and what is sent upstream
+     */
+    public void handle(ServerRequest req, ServerResponse res, String rawPath) {
         long start = System.nanoTime();
         String method = req.prologue().method().text();
-        String rawPath = req.prologue().uriPath().rawPath();
         AdmissionClass cls = limiters.classify(method, rawPath);
         Exchange ex = new Exchange();
         Slots slots = null;
@@ -68,7 +79,7 @@ public final class ProxyHandler implements Handler {
                 ex.clientAborted = true;
                 return;
             }
-            forwarder.forward(req, res, waiting.body(), waiting.comments(), ex);
+            forwarder.forward(req, res, rawPath, waiting.body(), waiting.comments(), ex);
         } catch (RuntimeException | Error e) {
             if (!ex.reachedUpstream) {
                 ex.localError = true;

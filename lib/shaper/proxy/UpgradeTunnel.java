@@ -9,7 +9,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.function.Function;
 
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -18,6 +17,10 @@ import javax.net.ssl.SSLSocketFactory;
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.WritableHeaders;
 import io.helidon.webserver.ConnectionContext;
@@ -39,15 +42,24 @@ public final class UpgradeTunnel implements Http1Upgrader {
     private static final String BAD_GATEWAY = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: "
             + BAD_GATEWAY_BODY.length() + "\r\nConnection: close\r\n\r\n" + BAD_GATEWAY_BODY;
 
-    /** Where an upgrade request goes: the provider's name and upstream plus the path to send, or null for no match. */
-    public record Target(String provider, URI upstream, String rawPath) {
+    /**
+     * Where an upgrade request goes: the provider's name and upstream, the path to send (mount prefix
+     * taken off) and the provider's header rewrite, applied to the handshake as to any request.
+     */
+    public record Target(String provider, URI upstream, String rawPath, HeaderRewrite rewrite) {
+    }
+
+    /** Picks the target of an upgrade from the raw path and the request headers; null lets normal routing answer. */
+    @FunctionalInterface
+    public interface Resolver {
+        Target resolve(String rawPath, Headers headers);
     }
 
     private final String protocol;
-    private final Function<String, Target> resolver;
+    private final Resolver resolver;
     private final ExchangeLog log;
 
-    public UpgradeTunnel(String protocol, Function<String, Target> resolver, ExchangeLog log) {
+    public UpgradeTunnel(String protocol, Resolver resolver, ExchangeLog log) {
         this.protocol = protocol;
         this.resolver = resolver;
         this.log = log;
@@ -60,9 +72,9 @@ public final class UpgradeTunnel implements Http1Upgrader {
 
     @Override
     public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
-        Target target = resolver.apply(prologue.uriPath().rawPath());
+        Target target = resolver.resolve(prologue.uriPath().rawPath(), headers);
         if (target == null) {
-            return null; // the normal routing answers it (health, 404)
+            return null; // the normal routing answers it (health, 404, 401)
         }
         long start = System.nanoTime();
         String method = prologue.method().text();
@@ -117,11 +129,14 @@ public final class UpgradeTunnel implements Http1Upgrader {
                 .append(UpstreamUris.pathAndQuery(up, target.rawPath(), prologue.query().rawValue()))
                 .append(" HTTP/1.1\r\n");
         sb.append("Host: ").append(up.getRawAuthority()).append("\r\n");
-        HeaderPolicy.forEachRequestHeader(headers, (name, values) -> {
-            for (String v : values) {
-                sb.append(name).append(": ").append(v).append("\r\n");
+        WritableHeaders<?> out = WritableHeaders.create();
+        HeaderPolicy.forEachRequestHeader(headers, (name, values) -> out.add(HeaderValues.create(HeaderNames.create(name), values)));
+        target.rewrite().apply(out);
+        for (Header h : out) {
+            for (String v : h.allValues()) {
+                sb.append(h.name()).append(": ").append(v).append("\r\n");
             }
-        });
+        }
         sb.append("Connection: Upgrade\r\n");
         sb.append("Upgrade: ").append(headers.get(io.helidon.http.HeaderNames.UPGRADE).get()).append("\r\n\r\n");
         return sb.toString().getBytes(StandardCharsets.ISO_8859_1);

@@ -1,39 +1,98 @@
 package shaper.server;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 import io.helidon.http.HeaderValues;
+import io.helidon.http.Headers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import shaper.auth.ClientKeys;
+import shaper.mount.MountRouter;
+import shaper.mount.Mounted;
+import shaper.mount.RequestPaths;
+import shaper.observe.ExchangeLog;
+import shaper.observe.Outcome;
 import shaper.proxy.UpgradeTunnel;
 
-/** Picks the provider for a request path. With one bare provider every path belongs to it. */
+/**
+ * The listener's dispatch, the one function production and tests share:
+ * <pre>
+ *   request ─► health path (dot segments resolved)? ─► health, always open
+ *           ─► client key required and not presented? ─► 401 in the client's dialect
+ *           ─► no mount leads the path? ─► 404 "404 page not found"
+ *           ─► the mount's handler, with the path its prefix leaves
+ * </pre>
+ * The key check runs before any provider limiter is touched; a refusal is counted and logged as
+ * the provider's local answer (outcome {@code failed}, status 401). Mount prefixes are matched
+ * before route classification, so route patterns only ever see the forwarded path.
+ */
 final class MountTable {
-    private final List<Mount> mounts;
+    static final String NOT_FOUND = "404 page not found\n";
 
-    MountTable(List<Mount> mounts) {
-        this.mounts = List.copyOf(mounts);
-    }
+    private final MountRouter<Mount> router;
+    private final ClientKeys keys;
+    private final HealthHandler health;
+    private final ExchangeLog log;
 
-    Mount resolve(String rawPath) {
-        return mounts.size() == 1 ? mounts.getFirst() : null;
+    MountTable(List<Mount> mounts, ClientKeys keys, HealthHandler health, ExchangeLog log) {
+        MountRouter.Builder<Mount> builder = MountRouter.builder();
+        mounts.forEach(m -> builder.mount(m.config().mountPrefix(), m));
+        this.router = builder.build();
+        this.keys = keys;
+        this.health = health;
+        this.log = log;
     }
 
     void handle(ServerRequest req, ServerResponse res) {
-        Mount mount = resolve(req.prologue().uriPath().rawPath());
-        if (mount == null) {
-            res.status(Status.NOT_FOUND_404).header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send("404 page not found\n");
+        String rawPath = req.prologue().uriPath().rawPath();
+        if (isHealth(rawPath)) {
+            health.handle(req, res);
             return;
         }
-        mount.handler().handle(req, res);
+        Optional<Mounted<Mount>> routed = router.route(rawPath);
+        if (!admitted(req.headers())) {
+            reject(req, res, routed, rawPath);
+            return;
+        }
+        if (routed.isEmpty()) {
+            res.status(Status.NOT_FOUND_404).header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN)
+                    .header(HeaderValues.create("X-Content-Type-Options", "nosniff")).send(NOT_FOUND);
+            return;
+        }
+        routed.get().target().handler().handle(req, res, routed.get().forwardedPath());
     }
 
-    UpgradeTunnel.Target upgradeTarget(String rawPath) {
-        if (rawPath.equals(HealthHandler.PATH)) {
+    /** The tunnel target of an upgrade request, or null so that {@link #handle} answers it (health, 401, 404). */
+    UpgradeTunnel.Target upgradeTarget(String rawPath, Headers headers) {
+        if (isHealth(rawPath) || !admitted(headers)) {
             return null;
         }
-        Mount mount = resolve(rawPath);
-        return mount == null ? null : new UpgradeTunnel.Target(mount.config().name(), mount.config().upstream(), rawPath);
+        return router.route(rawPath)
+                .map(m -> new UpgradeTunnel.Target(m.target().config().name(), m.target().config().upstream(),
+                        m.forwardedPath(), m.target().rewrite()))
+                .orElse(null);
+    }
+
+    private static boolean isHealth(String rawPath) {
+        return RequestPaths.resolveDots(rawPath).equals(HealthHandler.PATH);
+    }
+
+    private boolean admitted(Headers headers) {
+        return !keys.required() || keys.check(HelidonHeaderEditor.view(headers)).isPresent();
+    }
+
+    private void reject(ServerRequest req, ServerResponse res, Optional<Mounted<Mount>> routed, String rawPath) {
+        long start = System.nanoTime();
+        ClientKeys.Dialect dialect = ClientKeys.dialect(rawPath, HelidonHeaderEditor.view(req.headers()));
+        res.status(Status.UNAUTHORIZED_401).header(HeaderValues.CONTENT_TYPE_JSON)
+                .send(ClientKeys.rejection(dialect).getBytes(StandardCharsets.UTF_8));
+        String provider = routed.map(m -> m.target().config().name()).orElse("-");
+        String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
+        routed.ifPresent(m -> m.target().counters().record(ClientKeys.REJECTION_STATUS, Outcome.FAILED, false));
+        log.exchange(provider, req.prologue().method().text(), path, ClientKeys.REJECTION_STATUS, System.nanoTime() - start,
+                Outcome.FAILED);
     }
 }

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -11,8 +12,6 @@ import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.encoding.ContentEncodingContext;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import java.time.Duration;
@@ -21,6 +20,9 @@ import shaper.admission.AdmissionConfig;
 import shaper.admission.Admitter;
 import shaper.admission.DisconnectWatcher;
 import shaper.admission.ProviderLimiters;
+import shaper.auth.ClientKeys;
+import shaper.auth.UpstreamAuth;
+import shaper.config.ConfigException;
 import shaper.config.ProviderConfig;
 import shaper.limit.LimiterSnapshot;
 import shaper.limit.SystemTimeSource;
@@ -28,14 +30,17 @@ import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
+import shaper.proxy.HeaderRewrite;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.Upstream;
 import shaper.proxy.UpgradeTunnel;
 
 /**
  * The running proxy: one Helidon listener (virtual thread per request, TCP_NODELAY) whose single
- * route dispatches to the health handler or to the provider's proxy handler, plus a WebSocket
- * upgrade tunnel. Production and tests start it through {@link #start}.
+ * route is the {@link MountTable} (health, client keys, mounts), plus a WebSocket upgrade tunnel.
+ * Each provider gets its own limiters, admitter, upstream connection pool, counters and credential
+ * rewrite, so one provider's queue or outage never holds up another. Production and tests start it
+ * through {@link #start}.
  */
 public final class ShaperServer {
     /** Kept strongly reachable: JUL holds loggers weakly and would forget the level. */
@@ -53,24 +58,33 @@ public final class ShaperServer {
         this.resources = resources;
     }
 
+    /** Starts the proxy with secrets read from the process environment. */
     public static ShaperServer start(ShaperConfig config, PrintStream out, PrintStream err) {
+        return start(config, out, err, System::getenv);
+    }
+
+    /**
+     * Resolves every secret, then builds each provider's own limiters, admitter, upstream pool and
+     * credential rewrite, then binds. Nothing binds when a secret cannot be resolved.
+     *
+     * @param env environment lookup for {@code env:VAR} references ({@code System::getenv} in production)
+     * @throws shaper.config.ConfigException when a secret cannot be resolved; the message names the reference, never a value
+     */
+    public static ShaperServer start(ShaperConfig config, PrintStream out, PrintStream err, Function<String, String> env) {
         HELIDON_LOGGER.setLevel(Level.WARNING);
+        ClientKeys keys = ClientKeys.resolve(config.server().clientKeys(), env);
+        List<UpstreamAuth> auths = new ArrayList<>();
+        for (ProviderConfig p : config.providers()) {
+            auths.add(resolveAuth(p, env));
+        }
         ExchangeLog log = new ExchangeLog(out);
         SystemTimeSource time = new SystemTimeSource("shaper-timer");
         DisconnectWatcher watcher = new DisconnectWatcher();
         List<Mount> mounts = new ArrayList<>();
-        for (ProviderConfig p : config.providers()) {
-            AdmissionConfig admission = p.admission();
-            ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, time);
-            limiters.warnings().forEach(err::println);
-            Upstream upstream = new Upstream(p.upstream(), limiters.upstreamPoolSize(), !admission.upstreamDisableKeepAlives());
-            ExchangeCounters counters = new ExchangeCounters();
-            ProxyHandler handler = new ProxyHandler(p.name(), admission, limiters, new Admitter(admission, time, watcher),
-                    upstream, log, counters, () -> Duration.ZERO);
-            mounts.add(new Mount(p, limiters, upstream, counters, handler));
+        for (int i = 0; i < config.providers().size(); i++) {
+            mounts.add(mount(config.providers().get(i), CredentialRewrite.of(keys, auths.get(i)), time, watcher, log, err));
         }
-        MountTable table = new MountTable(mounts);
-        HealthHandler health = new HealthHandler(config.providers());
+        MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
 
         Http1Config http1 = Http1Config.builder()
                 .sendKeepAliveHeader(false)
@@ -78,39 +92,69 @@ public final class ShaperServer {
                 .validatePath(false)
                 .build();
         UpgradeTunnel tunnel = new UpgradeTunnel("websocket", table::upgradeTarget, log);
-        WebServer server = WebServer.builder()
-                .host(config.server().bind().host())
-                .port(config.server().bind().port())
-                .shutdownHook(false)
-                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
-                .protocolsDiscoverServices(false)
-                .addConnectionSelector(Http1ConnectionSelector.builder()
-                        .config(http1)
-                        .putUpgrader("websocket", tunnel)
-                        .putUpgrader("WebSocket", tunnel)
-                        .build())
-                .routing(r -> routing(r, health, table))
-                .build()
-                .start();
+        WebServer server;
+        try {
+            server = WebServer.builder()
+                    .host(config.server().bind().host())
+                    .port(config.server().bind().port())
+                    .shutdownHook(false)
+                    .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
+                    .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                    .protocolsDiscoverServices(false)
+                    .addConnectionSelector(Http1ConnectionSelector.builder()
+                            .config(http1)
+                            .putUpgrader("websocket", tunnel)
+                            .putUpgrader("WebSocket", tunnel)
+                            .build())
+                    .routing(r -> routing(r, table))
+                    .build()
+                    .start();
+        } catch (RuntimeException e) {
+            mounts.forEach(m -> m.upstream().close());
+            watcher.close();
+            time.close();
+            throw e;
+        }
         ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), watcher, time);
         String bound = config.server().bind().host() + ":" + server.port();
-        for (ProviderConfig p : config.providers()) {
-            log.info("shaper listening on " + bound + " provider=" + p.name() + " upstream=" + UpstreamUrl.display(p.upstream()));
+        for (int i = 0; i < mounts.size(); i++) {
+            ProviderConfig p = mounts.get(i).config();
+            log.info("shaper listening on " + bound + " provider=" + p.name() + " prefix=" + p.mountPrefix()
+                    + " upstream=" + UpstreamUrl.display(p.upstream()));
+            log.info("provider=" + p.name() + " " + auths.get(i).describe());
         }
+        if (keys.required()) {
+            log.info(keys.describe());
+        }
+        UpstreamAuth.startupNote(auths).ifPresent(err::println);
         config.server().bind().exposureWarning().ifPresent(err::println);
         return shaper;
     }
 
-    /** The single route that production and tests share. */
-    static void routing(HttpRouting.Builder routing, HealthHandler health, MountTable table) {
-        routing.any((ServerRequest req, ServerResponse res) -> {
-            if (req.prologue().uriPath().rawPath().equals(HealthHandler.PATH)) {
-                health.handle(req, res);
-            } else {
-                table.handle(req, res);
-            }
-        });
+    private static UpstreamAuth resolveAuth(ProviderConfig p, Function<String, String> env) {
+        try {
+            return UpstreamAuth.resolve(p.auth(), p.upstream(), env);
+        } catch (ConfigException e) {
+            throw new ConfigException("provider \"" + p.name() + "\": " + e.getMessage());
+        }
+    }
+
+    /** One provider's private machinery: nothing built here is shared with another provider. */
+    private static Mount mount(ProviderConfig p, HeaderRewrite rewrite, SystemTimeSource time, DisconnectWatcher watcher,
+                               ExchangeLog log, PrintStream err) {
+        AdmissionConfig admission = p.admission();
+        ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, time);
+        limiters.warnings().forEach(err::println);
+        Upstream upstream = new Upstream(p.upstream(), limiters.upstreamPoolSize(), !admission.upstreamDisableKeepAlives());
+        ExchangeCounters counters = new ExchangeCounters();
+        ProxyHandler handler = new ProxyHandler(p.name(), admission, limiters, new Admitter(admission, time, watcher),
+                upstream, log, counters, () -> Duration.ZERO, rewrite);
+        return new Mount(p, limiters, upstream, counters, rewrite, handler);
+    }
+
+    /** The single route that production and tests share: every method and path goes to the mount table. */
+    static void routing(HttpRouting.Builder routing, MountTable table) {
+        routing.any(table::handle);
     }
 
     public int port() {

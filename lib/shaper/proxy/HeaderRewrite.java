@@ -1,0 +1,20 @@
+package shaper.proxy;
+
+import io.helidon.http.WritableHeaders;
+
+/**
+ * A provider's last word on the upstream request's headers, like the {@code Rewrite} hook of Go's
+ * {@code ReverseProxy}: it runs on the outgoing headers after {@link HeaderPolicy} has copied the
+ * end-to-end fields, so hop-by-hop and {@code Connection}-listed fields are already gone and
+ * nothing it adds can be removed by the client. Used for credentials (strip the client's, attach
+ * the provider's) on plain requests and WebSocket handshakes alike. Implementations are immutable
+ * and shared by every request thread; the headers belong to one request.
+ */
+@FunctionalInterface
+public interface HeaderRewrite {
+    /** Leaves the headers as {@link HeaderPolicy} copied them. */
+    HeaderRewrite NONE = headers -> {
+    };
+
+    void apply(WritableHeaders<?> headers);
+}
