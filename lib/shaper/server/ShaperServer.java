@@ -82,6 +82,9 @@ public final class ShaperServer {
                 .host(config.server().bind().host())
                 .port(config.server().bind().port())
                 .shutdownHook(false)
+                // Blocking sockets: their idle monitor is how a queued request notices its client left
+                // (see ClientConnection); the NIO socket's idle() does nothing.
+                .useNio(false)
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
                 .protocolsDiscoverServices(false)
