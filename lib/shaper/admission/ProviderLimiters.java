@@ -28,6 +28,8 @@ import shaper.route.RouteTable;
  */
 public final class ProviderLimiters {
     private static final int POOL_FLOOR = 20;
+    /** Idle pool when no global limiter bounds passthrough traffic, so its bursts do not churn connections. */
+    private static final int UNBOUNDED_PASSTHROUGH_POOL = 128;
 
     private final RouteTable routes;
     private final boolean limitAll;
@@ -62,7 +64,8 @@ public final class ProviderLimiters {
         if (global != null) {
             caps = Math.min(caps, config.globalConcurrency());
         }
-        this.upstreamPoolSize = Math.max(POOL_FLOOR, caps);
+        int floor = global != null || limitAll ? POOL_FLOOR : UNBOUNDED_PASSTHROUGH_POOL;
+        this.upstreamPoolSize = Math.max(floor, caps);
     }
 
     /** The limiters a request must pass. */
@@ -89,7 +92,10 @@ public final class ProviderLimiters {
         return new AdmissionClass(chain, limited, route);
     }
 
-    /** Upstream keep-alive pool size: the sum of the caps in use, capped by the global limit, at least 20. */
+    /**
+     * Upstream keep-alive pool size: the sum of the caps in use, capped by the global limit, at least
+     * 20; at least 128 when passthrough traffic is unbounded (no global limiter, no -limit-all).
+     */
     public int upstreamPoolSize() {
         return upstreamPoolSize;
     }

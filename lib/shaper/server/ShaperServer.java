@@ -96,7 +96,7 @@ public final class ShaperServer {
                 .routing(r -> routing(r, health, table))
                 .build()
                 .start();
-        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), watcher, time);
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), watcher, time, log);
         String bound = config.server().bind().host() + ":" + server.port();
         for (ProviderConfig p : config.providers()) {
             log.info("shaper listening on " + bound + " provider=" + p.name() + " upstream=" + UpstreamUrl.display(p.upstream()));

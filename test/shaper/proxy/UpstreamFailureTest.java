@@ -31,6 +31,7 @@ class UpstreamFailureTest {
             assertTrue(r.headers().firstValue("content-type").orElseThrow().startsWith("text/plain"));
             assertEquals("bad gateway: upstream unreachable\n", r.body());
 
+            RunningShaper.await("exchange logged", java.time.Duration.ofSeconds(5), () -> !shaper.logLines(" exchange ").isEmpty());
             List<String> errors = shaper.logLines("upstream error");
             assertEquals(1, errors.size(), shaper.stdout());
             assertTrue(errors.getFirst().contains("path=/v1/messages"));
