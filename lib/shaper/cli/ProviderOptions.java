@@ -18,8 +18,18 @@ public final class ProviderOptions {
     @Mixin
     AdmissionOptions admission = new AdmissionOptions();
 
+    @Mixin
+    RetryOptions retry = new RetryOptions();
+
+    @Mixin
+    BreakerOptions breaker = new BreakerOptions();
+
+    @Mixin
+    GatewayOptions gateway = new GatewayOptions();
+
     ProviderConfig toConfig() {
         URI uri = UpstreamUrl.parse(upstream);
-        return new ProviderConfig(DEFAULT_NAME, uri, "", admission.toConfig());
+        return new ProviderConfig(DEFAULT_NAME, uri, "", admission.toConfig(), retry.toConfig(), breaker.toConfig(),
+                gateway.toConfig());
     }
 }

@@ -1,6 +1,10 @@
 package shaper.observe;
 
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +24,35 @@ public final class ExchangeLog implements AutoCloseable {
     private static final String STOP = new String("stop");
 
     private final PrintStream out;
+    private final PrintStream mirror;
+    private final PrintStream err;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>(65_536);
     private final Thread writer;
+    private volatile boolean mirrorFailed;
 
     public ExchangeLog(PrintStream out) {
+        this(out, null, null);
+    }
+
+    private ExchangeLog(PrintStream out, PrintStream mirror, PrintStream err) {
         this.out = out;
+        this.mirror = mirror;
+        this.err = err;
         this.writer = Thread.ofPlatform().daemon().name("shaper-log").start(this::drain);
+    }
+
+    /**
+     * A log writing to the same output and also appending to {@code file} ({@code -log-file}). A file
+     * that cannot be opened or written is reported once on {@code err}; logging to stdout goes on.
+     */
+    public ExchangeLog mirroredTo(Path file, PrintStream err) {
+        PrintStream m = null;
+        try {
+            m = new PrintStream(new FileOutputStream(file.toFile(), true), false, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            err.println("WARNING: -log-file " + file + ": " + e.getMessage() + " (logging to stdout only)");
+        }
+        return new ExchangeLog(out, m, err);
     }
 
     public void exchange(String provider, String method, String path, int status, long nanos, Outcome outcome) {
@@ -61,17 +88,32 @@ public final class ExchangeLog implements AutoCloseable {
                 for (String line : batch) {
                     if (line == STOP) {
                         out.flush();
+                        flushMirror();
                         return;
                     }
                     out.println(line);
+                    if (mirror != null) {
+                        mirror.println(line);
+                    }
                 }
                 batch.clear();
                 if (lines.isEmpty()) {
                     out.flush();
+                    flushMirror();
                 }
             }
         } catch (InterruptedException e) {
             out.flush();
+        }
+    }
+
+    private void flushMirror() {
+        if (mirror != null) {
+            mirror.flush();
+            if (mirror.checkError() && !mirrorFailed) {
+                mirrorFailed = true;
+                err.println("WARNING: -log-file: write failed (logging to stdout goes on)");
+            }
         }
     }
 

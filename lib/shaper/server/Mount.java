@@ -4,8 +4,10 @@ import shaper.admission.ProviderLimiters;
 import shaper.config.ProviderConfig;
 import shaper.observe.ExchangeCounters;
 import shaper.proxy.ProxyHandler;
-import shaper.proxy.Upstream;
+import shaper.proxy.Upstreams;
+import shaper.breaker.CircuitBreaker;
 
 /** One provider as the listener sees it: its config, limiters, upstream pool, counters and handler. */
-record Mount(ProviderConfig config, ProviderLimiters limiters, Upstream upstream, ExchangeCounters counters, ProxyHandler handler) {
+record Mount(ProviderConfig config, ProviderLimiters limiters, Upstreams upstreams, CircuitBreaker breaker, ExchangeCounters counters,
+             ProxyHandler handler) {
 }

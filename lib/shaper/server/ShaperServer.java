@@ -30,6 +30,10 @@ import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.Upstream;
+import shaper.proxy.Upstreams;
+import shaper.breaker.CircuitBreaker;
+import shaper.breaker.BreakerSnapshot;
+import java.util.SplittableRandom;
 import shaper.proxy.UpgradeTunnel;
 
 /**
@@ -61,13 +65,20 @@ public final class ShaperServer {
         List<Mount> mounts = new ArrayList<>();
         for (ProviderConfig p : config.providers()) {
             AdmissionConfig admission = p.admission();
-            ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, time);
+            ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, p.gateway().bigCtxTokens(),
+                    p.gateway().bigCtxConcurrency(), time);
             limiters.warnings().forEach(err::println);
-            Upstream upstream = new Upstream(p.upstream(), limiters.upstreamPoolSize(), !admission.upstreamDisableKeepAlives());
+            boolean keepAlive = !admission.upstreamDisableKeepAlives();
+            Upstream main = new Upstream(p.upstream(), limiters.upstreamPoolSize(), keepAlive);
+            Upstream responses = p.gateway().responsesUpstream() == null ? null
+                    : new Upstream(p.gateway().responsesUpstream(), limiters.upstreamPoolSize(), keepAlive);
+            Upstreams upstreams = new Upstreams(main, responses);
             ExchangeCounters counters = new ExchangeCounters();
-            ProxyHandler handler = new ProxyHandler(p.name(), admission, limiters, new Admitter(admission, time, watcher),
-                    upstream, log, counters, () -> Duration.ZERO);
-            mounts.add(new Mount(p, limiters, upstream, counters, handler));
+            CircuitBreaker breaker = CircuitBreaker.of(p.breaker());
+            ExchangeLog providerLog = p.gateway().logFile() == null ? log : log.mirroredTo(p.gateway().logFile(), err);
+            ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
+                    breaker, upstreams, providerLog, counters, new SplittableRandom());
+            mounts.add(new Mount(p, limiters, upstreams, breaker, counters, handler));
         }
         MountTable table = new MountTable(mounts);
         HealthHandler health = new HealthHandler(config.providers());
@@ -130,7 +141,12 @@ public final class ShaperServer {
                 .orElseThrow(() -> new IllegalArgumentException("no provider " + provider));
     }
 
-    /** The named provider's limiter snapshots (routes, default pool, global). */
+    /** The named provider's circuit breaker state. */
+    public BreakerSnapshot breaker(String provider) {
+        return mount(provider).breaker().snapshot();
+    }
+
+    /** The named provider's limiter snapshots (routes, default pool, global, large-request gate). */
     public List<LimiterSnapshot> limiters(String provider) {
         return mount(provider).limiters().snapshots();
     }
@@ -138,7 +154,7 @@ public final class ShaperServer {
     public void stop() {
         try {
             server.stop();
-            mounts.forEach(m -> m.upstream().close());
+            mounts.forEach(m -> m.upstreams().close());
             for (AutoCloseable r : resources) {
                 try {
                     r.close();

@@ -63,7 +63,7 @@ class SlotHoldTest {
         for (int status : new int[] {500, 503, 429}) {
             try (ScriptedUpstream up = answering(status);
                  RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
-                         "-failure-hold", "30s")) {
+                         "-failure-hold", "30s", "-retry", "0", "-circuit-breaker=false")) {
                 send(shaper);
                 awaitPool(shaper, status + " holds the slot", s -> s.inUse() == 1);
             }
@@ -74,13 +74,13 @@ class SlotHoldTest {
     void bareForbiddenIsNotAFailureButARateLimitedOneIs() throws Exception {
         try (ScriptedUpstream up = answering(403);
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
-                     "-failure-hold", "30s")) {
+                     "-failure-hold", "30s", "-retry", "0", "-circuit-breaker=false")) {
             send(shaper);
             awaitPool(shaper, "bare 403 releases", s -> s.idle() == 1);
         }
         try (ScriptedUpstream up = answering(403, "x-ratelimit-remaining: 0");
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
-                     "-failure-hold", "30s")) {
+                     "-failure-hold", "30s", "-retry", "0", "-circuit-breaker=false")) {
             send(shaper);
             awaitPool(shaper, "rate-limited 403 holds", s -> s.inUse() == 1);
         }
@@ -90,7 +90,7 @@ class SlotHoldTest {
     void failureHoldZeroReleasesAtOnce() throws Exception {
         try (ScriptedUpstream up = answering(500);
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
-                     "-failure-hold", "0")) {
+                     "-failure-hold", "0", "-retry", "0", "-circuit-breaker=false")) {
             send(shaper);
             awaitPool(shaper, "released", s -> s.idle() == 1);
         }
@@ -123,7 +123,7 @@ class SlotHoldTest {
     void upstream429WithheldOneSlotUnderAdaptiveHeadroom() throws Exception {
         try (ScriptedUpstream up = answering(429);
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "3", "-release-cooldown", "0",
-                     "-failure-hold", "0", "-adaptive-headroom", "-adaptive-headroom-window", "30s")) {
+                     "-failure-hold", "0", "-retry", "0", "-circuit-breaker=false", "-adaptive-headroom", "-adaptive-headroom-window", "30s")) {
             send(shaper);
             awaitPool(shaper, "effective limit lowered by one", s -> s.effectiveLimit() == 2 && s.inUse() == 0);
         }

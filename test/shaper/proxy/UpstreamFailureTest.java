@@ -24,7 +24,7 @@ class UpstreamFailureTest {
         try (ServerSocket s = new ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
-        try (RunningShaper shaper = RunningShaper.start("-upstream", "http://127.0.0.1:" + closedPort + "/base?key=sk-base-secret")) {
+        try (RunningShaper shaper = RunningShaper.start("-upstream", "http://127.0.0.1:" + closedPort + "/base?key=sk-base-secret", "-retry", "0")) {
             HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/messages?key=sk-client-secret")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(502, r.statusCode());
