@@ -41,7 +41,8 @@ public final class ClaudeLocator {
                         + " or set " + variable + " to its executable"));
     }
 
-    private static Optional<Path> onPath(String name, String path, Set<Path> self) {
+    /** The first executable {@code name} in {@code path}'s directories that is not one of {@code self}. */
+    static Optional<Path> onPath(String name, String path, Set<Path> self) {
         for (String dir : path.split(File.pathSeparator)) {
             if (dir.isEmpty()) {
                 continue;

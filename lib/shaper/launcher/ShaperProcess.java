@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -104,7 +104,7 @@ public final class ShaperProcess {
         if (options.mirrorLog().isPresent()) {
             PrivateFiles.prepareLog(options.mirrorLog().get(), LauncherVariable.MIRROR_LOG.variable());
         }
-        List<String> command = ShaperArgs.command(root, options, findOnPath("setsid", env.getOrDefault("PATH", "")));
+        List<String> command = ShaperArgs.command(root, options, ClaudeLocator.onPath("setsid", env.getOrDefault("PATH", ""), Set.of()));
         ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(options.log().toFile()))
@@ -165,19 +165,5 @@ public final class ShaperProcess {
         } catch (IOException e) {
             return "";
         }
-    }
-
-    /** An executable named {@code name} in one of {@code path}'s directories. */
-    static Optional<Path> findOnPath(String name, String path) {
-        for (String dir : path.split(File.pathSeparator)) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(dir, name);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
     }
 }
