@@ -20,10 +20,12 @@
  *
  * <p>Signals ({@link shaper.launcher.PosixSignals}, production only): SIGTERM is forwarded to
  * Claude Code, which gets {@link shaper.launcher.ClaudeProcess#GRACE} to exit before it is killed.
- * SIGINT is forwarded the same way unless the launcher runs on a terminal: there Ctrl+C already
- * reached Claude Code through the foreground process group, and Claude Code decides what an
- * interrupt means (it cancels a turn and keeps running), so the launcher neither sends a second
- * one nor exits. A signal before Claude Code started ends the launch with 128+signal.
+ * SIGINT is forwarded the same way unless the launcher has a controlling terminal: there it is
+ * taken to be Ctrl+C, which already reached Claude Code through the foreground process group, and
+ * Claude Code decides what an interrupt means (it cancels a turn and keeps running), so the
+ * launcher neither sends a second one nor exits. A programmatic stop should use SIGTERM. A signal
+ * before Claude Code started ends the launch with 128+signal; the settings copy is deleted on
+ * every one of these paths (and by a shutdown hook when the JVM ends any other catchable way).
  *
  * <p>The detached shaper runs {@code ./jbang Shaper.java} with the arguments that
  * {@link shaper.launcher.ShaperArgs} builds, in a new session (so terminal signals and the
