@@ -17,7 +17,8 @@ import shaper.ProjectRoot;
 
 /**
  * The launcher's main logic run in this JVM with a controlled environment: a temp HOME and TMPDIR,
- * a fake {@code claude} via {@code SHAPER_CLAUDE}, and no signal handlers.
+ * a fake {@code claude} via {@code SHAPER_CLAUDE}, {@code SHAPER_LAUNCHER_TUNING=none} (the proxy
+ * does not have the retry flags yet), and no signal handlers.
  */
 final class InProcessLaunch {
     final Path home;
@@ -35,9 +36,8 @@ final class InProcessLaunch {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-        env.put("HOME", home.toString());
-        env.put("TMPDIR", tmp.toString());
+        // A started shaper runs ./jbang, which needs PATH, JAVA_HOME and the JBang bootstrap cache.
+        env.putAll(LauncherScript.environment(home, tmp));
         env.put("SHAPER_PORT", Integer.toString(port));
         env.put("SHAPER_LAUNCHER_TUNING", "none");
         if (claude != null) {
