@@ -58,8 +58,7 @@ public record LauncherEnv(ProxyOptions proxy, Optional<String> settings, Optiona
                 integer(env, LauncherVariable.BIG_CTX_TOKENS, ProxyOptions.DEFAULT_BIG_CTX_TOKENS, 0, Integer.MAX_VALUE),
                 integer(env, LauncherVariable.BIG_CTX_CONCURRENCY, ProxyOptions.DEFAULT_BIG_CTX_CONCURRENCY, 1, Integer.MAX_VALUE),
                 value(env, LauncherVariable.LOG.variable()).map(Path::of).orElse(tmpDir.resolve("shaper-" + port + ".log")),
-                value(env, LauncherVariable.MIRROR_LOG.variable()).map(Path::of),
-                tuning(env));
+                value(env, LauncherVariable.MIRROR_LOG.variable()).map(Path::of));
         int depth = value(env, DEPTH_VARIABLE).map(v -> {
             try {
                 return Math.max(0, Integer.parseInt(v.trim()));
@@ -105,18 +104,5 @@ public record LauncherEnv(ProxyOptions proxy, Optional<String> settings, Optiona
             // falls through to the same message as an out-of-range number
         }
         throw new LaunchException(variable.variable() + ": \"" + text.get() + "\" (expected: an integer " + expected + ")");
-    }
-
-    private static ShaperArgs.Tuning tuning(Map<String, String> env) throws LaunchException {
-        Optional<String> text = value(env, LauncherVariable.TUNING.variable());
-        if (text.isEmpty()) {
-            return ShaperArgs.Tuning.AR_PROXY;
-        }
-        for (ShaperArgs.Tuning t : ShaperArgs.Tuning.values()) {
-            if (t.text().equals(text.get().trim().toLowerCase(Locale.ROOT))) {
-                return t;
-            }
-        }
-        throw new LaunchException(LauncherVariable.TUNING.variable() + ": \"" + text.get() + "\" (expected: ar-proxy or none)");
     }
 }

@@ -16,9 +16,7 @@ public enum LauncherVariable {
     MIRROR_LOG("SHAPER_MIRROR_LOG", "unset", "`-log-file` of a shaper the launcher starts (created owner-only)"),
     SETTINGS("SHAPER_SETTINGS", "unset",
             "overlay input (file or inline JSON) when there is no `--settings` and no `~/.claude/retry-proxy.json`; a named file must exist"),
-    CLAUDE("SHAPER_CLAUDE", "`claude` on `PATH`", "the real Claude Code executable (set it when your own `claude` wrapper is on PATH)"),
-    /** Test hook until the proxy has AR-Proxy's retry and big-request flags; see {@link ShaperArgs.Tuning}. */
-    TUNING("SHAPER_LAUNCHER_TUNING", "ar-proxy", "`none` starts the shaper without the retry/big-request flags (tests only)");
+    CLAUDE("SHAPER_CLAUDE", "`claude` on `PATH`", "the real Claude Code executable (set it when your own `claude` wrapper is on PATH)");
 
     private final String variable;
     private final String defaultText;

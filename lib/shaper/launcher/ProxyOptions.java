@@ -15,10 +15,9 @@ import java.util.Optional;
  * @param bigCtxConcurrency {@code -big-ctx-concurrency}, >= 1
  * @param log               file that receives the shaper's stdout and stderr
  * @param mirrorLog         {@code -log-file}, or empty
- * @param tuning            whether AR-Proxy's retry and big-request flags are passed
  */
 public record ProxyOptions(int port, String upstream, Optional<String> responsesUpstream, int bigCtxTokens,
-        int bigCtxConcurrency, Path log, Optional<Path> mirrorLog, ShaperArgs.Tuning tuning) {
+        int bigCtxConcurrency, Path log, Optional<Path> mirrorLog) {
     /** AR-Proxy's launcher default: the cc-switch bridge on the neighbouring port. */
     public static final String DEFAULT_UPSTREAM = "http://127.0.0.1:15721";
     public static final int DEFAULT_PORT = 15720;
@@ -42,7 +41,6 @@ public record ProxyOptions(int port, String upstream, Optional<String> responses
         }
         Objects.requireNonNull(log, "log");
         Objects.requireNonNull(mirrorLog, "mirrorLog");
-        Objects.requireNonNull(tuning, "tuning");
     }
 
     /** The URL Claude Code is pointed at. */

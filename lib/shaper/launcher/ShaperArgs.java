@@ -16,39 +16,15 @@ public final class ShaperArgs {
      */
     static final List<String> AR_PROXY_RETRY = List.of("-retry", "7", "-retry-wait-min", "2s", "-retry-skip-429=false");
 
-    /** Whether the started shaper gets AR-Proxy's retry and big-request flags. */
-    public enum Tuning {
-        /** The contract's defaults: {@link #AR_PROXY_RETRY} plus {@code -big-ctx-tokens} and {@code -big-ctx-concurrency}. */
-        AR_PROXY("ar-proxy"),
-        /**
-         * Only {@code -bind}, {@code -upstream} and the optional upstream/log flags. A test hook for
-         * proxies that do not have the tuning flags yet ({@code SHAPER_LAUNCHER_TUNING=none}).
-         */
-        NONE("none");
-
-        private final String text;
-
-        Tuning(String text) {
-            this.text = text;
-        }
-
-        /** The spelling {@code SHAPER_LAUNCHER_TUNING} takes. */
-        public String text() {
-            return text;
-        }
-    }
-
     private ShaperArgs() {
     }
 
     /** The proxy's arguments, without the program: {@code -bind 127.0.0.1:PORT -upstream URL ...}. */
     public static List<String> proxyArgs(ProxyOptions o) {
         List<String> args = new ArrayList<>(List.of("-bind", "127.0.0.1:" + o.port(), "-upstream", o.upstream()));
-        if (o.tuning() == Tuning.AR_PROXY) {
-            args.addAll(AR_PROXY_RETRY);
-            args.addAll(List.of("-big-ctx-tokens", Integer.toString(o.bigCtxTokens()),
-                    "-big-ctx-concurrency", Integer.toString(o.bigCtxConcurrency())));
-        }
+        args.addAll(AR_PROXY_RETRY);
+        args.addAll(List.of("-big-ctx-tokens", Integer.toString(o.bigCtxTokens()),
+                "-big-ctx-concurrency", Integer.toString(o.bigCtxConcurrency())));
         o.responsesUpstream().ifPresent(u -> args.addAll(List.of("-responses-upstream", u)));
         o.mirrorLog().ifPresent(p -> args.addAll(List.of("-log-file", p.toString())));
         return List.copyOf(args);

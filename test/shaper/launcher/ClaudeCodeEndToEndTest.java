@@ -50,7 +50,6 @@ class ClaudeCodeEndToEndTest {
             env.put("SHAPER_PORT", Integer.toString(port));
             env.put("SHAPER_CLAUDE", claude.toString());
             // Until the proxy has -retry/-big-ctx-*: start it with the flags it accepts today.
-            env.put("SHAPER_LAUNCHER_TUNING", "none");
             env.put("ANTHROPIC_API_KEY", "dummy");
             env.put("DISABLE_TELEMETRY", "1");
             env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");

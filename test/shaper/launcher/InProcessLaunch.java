@@ -17,7 +17,7 @@ import shaper.ProjectRoot;
 
 /**
  * The launcher's main logic run in this JVM with a controlled environment: a temp HOME and TMPDIR,
- * a fake {@code claude} via {@code SHAPER_CLAUDE}, {@code SHAPER_LAUNCHER_TUNING=none} (the proxy
+ * a fake {@code claude} via {@code SHAPER_CLAUDE},(the proxy
  * does not have the retry flags yet), and no signal handlers.
  */
 final class InProcessLaunch {
@@ -39,7 +39,6 @@ final class InProcessLaunch {
         // A started shaper runs ./jbang, which needs PATH, JAVA_HOME and the JBang bootstrap cache.
         env.putAll(LauncherScript.environment(home, tmp));
         env.put("SHAPER_PORT", Integer.toString(port));
-        env.put("SHAPER_LAUNCHER_TUNING", "none");
         if (claude != null) {
             env.put("SHAPER_CLAUDE", claude.executable().toString());
         }

@@ -36,12 +36,6 @@ class ShaperArgsTest {
     }
 
     @Test
-    void tuningNoneLeavesOutTheRetryAndBigRequestFlags() throws LaunchException {
-        LauncherEnv env = LauncherEnv.parse(Map.of("SHAPER_LAUNCHER_TUNING", "none", "SHAPER_UPSTREAM", "http://127.0.0.1:9"), HOME, TMP);
-        assertEquals(List.of("-bind", "127.0.0.1:15720", "-upstream", "http://127.0.0.1:9"), ShaperArgs.proxyArgs(env.proxy()));
-    }
-
-    @Test
     void commandRunsTheProjectsJbangInANewSessionWhenSetsidExists() throws LaunchException {
         ProxyOptions o = LauncherEnv.parse(Map.of(), HOME, TMP).proxy();
         List<String> expected = new ArrayList<>(List.of("/usr/bin/setsid", "/repo/jbang", "Shaper.java"));
@@ -75,7 +69,6 @@ class ShaperArgsTest {
         assertRejected(Map.of("SHAPER_PORT", "http"), "SHAPER_PORT: \"http\" (expected: an integer 1..65535)");
         assertRejected(Map.of("SHAPER_BIG_CTX_TOKENS", "-1"), "SHAPER_BIG_CTX_TOKENS: \"-1\" (expected: an integer >= 0)");
         assertRejected(Map.of("SHAPER_BIG_CTX_CONCURRENCY", "0"), "SHAPER_BIG_CTX_CONCURRENCY: \"0\" (expected: an integer >= 1)");
-        assertRejected(Map.of("SHAPER_LAUNCHER_TUNING", "max"), "SHAPER_LAUNCHER_TUNING: \"max\" (expected: ar-proxy or none)");
     }
 
     @Test
