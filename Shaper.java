@@ -10,7 +10,7 @@
 /** ai-concurrency-shaper: run {@code ./jbang Shaper.java -h} for the flags. */
 public class Shaper {
     public static void main(String[] args) {
-        int code = shaper.cli.ShaperMain.run(args, System.out, System.err);
+        int code = shaper.cli.ShaperMain.run(args, shaper.cli.ShaperMain.bufferedStdout(), System.err);
         System.exit(code);
     }
 }

@@ -1,5 +1,6 @@
 package shaper.admission;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -25,9 +26,13 @@ import shaper.route.RouteTable;
  *   <li>match without {@code :N}: the default pool, then global;</li>
  *   <li>no match: the default pool under {@code -limit-all}, else passthrough; then global.</li>
  * </ul>
+ * A request whose body is large enough ({@code -big-ctx-tokens}) then also takes a permit of the
+ * large-request gate, held like the other slots until its response has drained.
  */
 public final class ProviderLimiters {
     private static final int POOL_FLOOR = 20;
+    /** Idle pool when no global limiter bounds passthrough traffic, so its bursts do not churn connections. */
+    private static final int UNBOUNDED_PASSTHROUGH_POOL = 128;
 
     private final RouteTable routes;
     private final boolean limitAll;
@@ -35,11 +40,18 @@ public final class ProviderLimiters {
     private final Limiter defaultPool;
     private final Limiter global;
     private final int upstreamPoolSize;
+    private final long bigCtxBytes;
+    private final Limiter bigCtxGate;
 
-    public ProviderLimiters(String provider, AdmissionConfig config, TimeSource time) {
+    /**
+     * @param bigCtxTokens      requests whose body is at least this many estimated tokens (bytes / 4)
+     *                          also pass the large-request gate; 0 = no gate
+     * @param bigCtxConcurrency permits of that gate
+     */
+    public ProviderLimiters(String provider, AdmissionConfig config, int bigCtxTokens, int bigCtxConcurrency, TimeSource time) {
         this.routes = RouteTable.of(config.limits());
         this.limitAll = config.limitAll();
-        var headroom = config.adaptiveHeadroom() ? config.adaptiveHeadroomWindow() : java.time.Duration.ZERO;
+        var headroom = config.adaptiveHeadroom() ? config.adaptiveHeadroomWindow() : Duration.ZERO;
         Map<String, Limiter> map = new LinkedHashMap<>();
         boolean usesDefault = config.limitAll();
         int caps = 0;
@@ -62,11 +74,19 @@ public final class ProviderLimiters {
         if (global != null) {
             caps = Math.min(caps, config.globalConcurrency());
         }
-        this.upstreamPoolSize = Math.max(POOL_FLOOR, caps);
+        int floor = global != null || limitAll ? POOL_FLOOR : UNBOUNDED_PASSTHROUGH_POOL;
+        this.upstreamPoolSize = Math.max(floor, caps);
+        this.bigCtxBytes = bigCtxTokens > 0 ? bigCtxTokens * 4L : Long.MAX_VALUE;
+        this.bigCtxGate = bigCtxTokens > 0 ? new FifoLimiter(provider + " large-request gate", bigCtxConcurrency, Duration.ZERO, Duration.ZERO, time) : null;
     }
 
-    /** The limiters a request must pass. */
-    public AdmissionClass classify(String method, String rawPath) {
+    /**
+     * The limiters a request must pass.
+     *
+     * @param bodyLength the request body's declared length, -1 when unknown (a chunked body never
+     *                   counts as large: its size is not known before it is read)
+     */
+    public AdmissionClass classify(String method, String rawPath, long bodyLength) {
         Optional<RouteMatch> match = routes.match(method, rawPath);
         if (match.isPresent() && match.get().unlimited()) {
             return new AdmissionClass(List.of(), false, "");
@@ -86,10 +106,16 @@ public final class ProviderLimiters {
         if (global != null) {
             chain.add(global);
         }
+        if (bigCtxGate != null && bodyLength >= bigCtxBytes) {
+            chain.add(bigCtxGate);
+        }
         return new AdmissionClass(chain, limited, route);
     }
 
-    /** Upstream keep-alive pool size: the sum of the caps in use, capped by the global limit, at least 20. */
+    /**
+     * Upstream keep-alive pool size: the sum of the caps in use, capped by the global limit, at least
+     * 20; at least 128 when passthrough traffic is unbounded (no global limiter, no -limit-all).
+     */
     public int upstreamPoolSize() {
         return upstreamPoolSize;
     }
@@ -106,6 +132,9 @@ public final class ProviderLimiters {
         all.add(defaultPool.snapshot());
         if (global != null) {
             all.add(global.snapshot());
+        }
+        if (bigCtxGate != null) {
+            all.add(bigCtxGate.snapshot());
         }
         return all;
     }

@@ -40,6 +40,15 @@ public final class ProviderOptions {
     @Mixin
     AdmissionOptions admission = new AdmissionOptions();
 
+    @Mixin
+    RetryOptions retry = new RetryOptions();
+
+    @Mixin
+    BreakerOptions breaker = new BreakerOptions();
+
+    @Mixin
+    GatewayOptions gateway = new GatewayOptions();
+
     /**
      * @param fallbackName the marker's name, or {@code null} when the section has none
      * @param sectioned    whether the command line used {@code --provider} markers: an unnamed
@@ -56,7 +65,8 @@ public final class ProviderOptions {
             resolvedName = sectioned ? ProviderNames.derive(uri) : ProviderNames.DEFAULT;
         }
         AuthConfig auth = AuthConfig.parse(authSource, authMode, authHeader, anthropicVersion);
-        return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), auth);
+        return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), retry.toConfig(),
+                breaker.toConfig(), gateway.toConfig(), auth);
     }
 
     /** Whether {@code -prefix} was given (an explicit {@code /} counts). */

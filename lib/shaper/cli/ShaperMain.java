@@ -1,6 +1,10 @@
 package shaper.cli;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import shaper.Version;
@@ -13,6 +17,12 @@ import shaper.server.ShaperServer;
  */
 public final class ShaperMain {
     private ShaperMain() {
+    }
+
+    /** Standard output without a flush per line: the log writer flushes when it has caught up. */
+    public static PrintStream bufferedStdout() {
+        return new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024), false,
+                StandardCharsets.UTF_8);
     }
 
     public static int run(String[] argv, PrintStream out, PrintStream err) {
@@ -30,10 +40,12 @@ public final class ShaperMain {
         return switch (invocation) {
             case Invocation.Help help -> {
                 out.print(help.text());
+                out.flush();
                 yield 0;
             }
             case Invocation.ShowVersion v -> {
                 out.println(Version.SERVICE + " " + Version.VERSION);
+                out.flush();
                 yield 0;
             }
             case Invocation.Run run -> serve(run, out, err);

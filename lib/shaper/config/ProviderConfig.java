@@ -5,7 +5,9 @@ import java.util.Objects;
 
 import shaper.admission.AdmissionConfig;
 import shaper.auth.AuthConfig;
+import shaper.breaker.BreakerConfig;
 import shaper.mount.MountPrefix;
+import shaper.retry.RetryConfig;
 
 /**
  * Provider-scope settings: one upstream and how it is reached.
@@ -16,10 +18,17 @@ import shaper.mount.MountPrefix;
  * @param prefix    mount path stripped before forwarding, normalized by {@link MountPrefix#parse}:
  *                  {@code ""} for the bare root, else {@code /a[/b...]} without a trailing slash
  * @param admission concurrency limits, queue semantics and slot holds
+ * @param retry     the retry transport
+ * @param breaker   the circuit breaker
+ * @param gateway   the Responses upstream, the large-request gate and the mirror log
  * @param auth      upstream credential settings, not yet resolved; {@link AuthConfig#DISABLED} forwards verbatim
  */
-public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, AuthConfig auth) {
+public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
+                             BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth) {
     public ProviderConfig {
+        Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(breaker, "breaker");
+        Objects.requireNonNull(gateway, "gateway");
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(upstream, "upstream");
@@ -30,8 +39,9 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
     }
 
     /** A provider without upstream auth. */
-    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission) {
-        this(name, upstream, prefix, admission, AuthConfig.DISABLED);
+    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
+                          BreakerConfig breaker, GatewayConfig gateway) {
+        this(name, upstream, prefix, admission, retry, breaker, gateway, AuthConfig.DISABLED);
     }
 
     /** The parsed mount path. */

@@ -9,30 +9,35 @@ public final class UpstreamUrl {
     }
 
     public static URI parse(String text) {
+        return parse(text, "-upstream");
+    }
+
+    /** Validates a URL given to {@code flag}; messages name the flag. */
+    public static URI parse(String text, String flag) {
         if (text == null || text.isBlank()) {
-            throw new ConfigException("-upstream is required");
+            throw new ConfigException(flag + " is required");
         }
         URI uri;
         try {
             uri = new URI(text.trim());
         } catch (URISyntaxException e) {
-            throw new ConfigException("-upstream is not a valid URL: " + e.getReason());
+            throw new ConfigException(flag + " is not a valid URL: " + e.getReason());
         }
         String scheme = uri.getScheme();
         if (scheme == null) {
-            throw new ConfigException("-upstream URL must include scheme (http or https)");
+            throw new ConfigException(flag + " URL must include scheme (http or https)");
         }
         if (!scheme.equalsIgnoreCase("http") && !scheme.equalsIgnoreCase("https")) {
-            throw new ConfigException("-upstream scheme must be http or https, got \"" + scheme + "\"");
+            throw new ConfigException(flag + " scheme must be http or https, got \"" + scheme + "\"");
         }
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
-            throw new ConfigException("-upstream URL must include a host");
+            throw new ConfigException(flag + " URL must include a host");
         }
         if (uri.getRawUserInfo() != null) {
-            throw new ConfigException("-upstream URL must not carry credentials; use -auth-source");
+            throw new ConfigException(flag + " URL must not carry credentials; use -auth-source");
         }
         if (uri.getRawFragment() != null) {
-            throw new ConfigException("-upstream URL must not have a fragment");
+            throw new ConfigException(flag + " URL must not have a fragment");
         }
         return uri;
     }

@@ -11,6 +11,8 @@ public final class ExchangeCounters {
     private final LongAdder cleanPassthrough = new LongAdder();
     private final LongAdder aborted = new LongAdder();
     private final LongAdder failed = new LongAdder();
+    private final LongAdder circuitRejected = new LongAdder();
+    private final LongAdder queueRejected = new LongAdder();
     private final LongAdder[] statusClasses = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
 
     /** Records one finished exchange; {@code status} is 0 when none was committed, {@code limited} when it held a slot. */
@@ -27,16 +29,28 @@ public final class ExchangeCounters {
         }
     }
 
+    /** A request refused with 503 because the circuit was open. */
+    public void circuitRejected() {
+        circuitRejected.increment();
+    }
+
+    /** A request refused with 429 by a {@code -queue-depth} bound. */
+    public void queueRejected() {
+        queueRejected.increment();
+    }
+
     public Snapshot snapshot() {
         long[] buckets = new long[5];
         for (int i = 0; i < 5; i++) {
             buckets[i] = statusClasses[i].sum();
         }
-        return new Snapshot(cleanProxied.sum(), cleanPassthrough.sum(), aborted.sum(), failed.sum(), buckets);
+        return new Snapshot(cleanProxied.sum(), cleanPassthrough.sum(), aborted.sum(), failed.sum(), circuitRejected.sum(),
+                queueRejected.sum(), buckets);
     }
 
     /** An immutable copy; {@code statusClasses[0]} is 1xx … {@code [4]} is 5xx. */
-    public record Snapshot(long cleanProxied, long cleanPassthrough, long aborted, long failed, long[] statusClasses) {
+    public record Snapshot(long cleanProxied, long cleanPassthrough, long aborted, long failed, long circuitRejected,
+                           long queueRejected, long[] statusClasses) {
         public long status(int hundreds) {
             return statusClasses[hundreds - 1];
         }

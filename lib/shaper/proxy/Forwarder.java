@@ -1,195 +1,343 @@
 package shaper.proxy;
 
-import java.io.EOFException;
-import java.io.OutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
-import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import shaper.admission.ClientGoneException;
+import shaper.breaker.Admission;
+import shaper.breaker.CircuitBreaker;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
 import shaper.retry.FailureClass;
 import shaper.retry.HeaderLookup;
 import shaper.retry.RetryAfter;
+import shaper.retry.RetryConfig;
+import shaper.retry.RetryContext;
+import shaper.retry.RetryDecision;
+import shaper.retry.RetryPolicy;
+import shaper.retry.RetryReason;
+import shaper.retry.StaleReasoning;
 import shaper.retry.UpstreamFailures;
+import shaper.sse.InspectorVerdict;
 
 /**
- * Sends one admitted request upstream and relays the answer.
+ * Sends one admitted request upstream, retrying what is safe to retry, and relays the answer.
  *
  * <pre>
- * client ──request head──▶ Forwarder ──filtered head + streamed body──▶ upstream
- * client ◀──streamed body, flushed per read── Forwarder ◀──status, filtered head── upstream
+ * attempt ──transport error / retryable status / early SSE error──▶ breaker failure, backoff
+ *    ▲           (keepalives on a committed stream; client gone ends it)     │
+ *    └────────────────────── breaker.allow() again ◀──────────────────────────┘
+ * attempt ──accepted answer──▶ relay (bytes read for the decision first, as received)
  * </pre>
  *
- * Errors before any response byte reach the client as {@code 502}; once the response is
- * committed, a failure on either side aborts the client connection (so a truncated body can never
- * look complete) and closes the upstream connection (so the upstream stops generating). On a
- * queue-comment stream, which is committed before admission, only a 2xx body is appended; any
- * other answer ends the stream with a failure comment and never leaks the upstream error body.
+ * A body is replayable only when it was buffered (up to {@code -retry-max-body-mb}); a larger one
+ * is sent once. Errors before any response byte reach the client as {@code 502}; once the response
+ * is committed, a failure on either side aborts the client connection (so a truncated body can
+ * never look complete) and closes the upstream connection (so the upstream stops generating).
+ * Each attempt reports to the circuit breaker; success only once the body reached the client.
  */
 final class Forwarder {
+    private static final int DRAIN_LIMIT = 4 * 1024;
+
     private final String provider;
-    private final Upstream upstream;
+    private final Upstreams upstreams;
     private final ExchangeLog log;
+    private final RetryConfig config;
+    private final RetryPolicy policy;
+    private final CircuitBreaker breaker;
+    private final Runnable circuitRejected;
     private final HeaderRewrite rewrite;
 
-    Forwarder(String provider, Upstream upstream, ExchangeLog log, HeaderRewrite rewrite) {
+    Forwarder(String provider, Upstreams upstreams, ExchangeLog log, RetryConfig config, CircuitBreaker breaker,
+              RandomGenerator random, Runnable circuitRejected, HeaderRewrite rewrite) {
         this.provider = provider;
-        this.upstream = upstream;
+        this.upstreams = upstreams;
         this.log = log;
+        this.config = config;
+        this.policy = new RetryPolicy(config, random);
+        this.breaker = breaker;
+        this.circuitRejected = circuitRejected;
         this.rewrite = rewrite;
     }
 
-    /** @param rawPath the path to send upstream: the request's, with its mount prefix taken off */
-    void forward(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, QueueCommentStream committed, Exchange ex) {
-        String method = req.prologue().method().text();
-        Http1ClientRequest out = upstream.client().method(Method.create(method))
-                .uri(upstream.requestUri(rawPath, req.prologue().query().rawValue()))
-                .skipUriEncoding(true)
-                .followRedirects(false)
-                .sendExpectContinue(false)
-                .keepAlive(upstream.keepAlive());
-        if (!req.headers().contains(HeaderNames.USER_AGENT)) {
-            out.property(ClientHeaderGuard.NO_USER_AGENT, "true");
-        }
-        out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
-                (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
-        out.headers(rewrite::apply);
+    /** The per-request state of the attempt loop. */
+    private final class Attempts {
+        final ServerRequest req;
+        final ServerResponse res;
+        final String method;
+        final String rawPath;
+        final Dialect dialect;
+        final ClientConnection client;
+        final Exchange ex;
+        final UpstreamCall call;
+        final boolean replayable;
+        final boolean streamingRequest;
+        RequestBody body;
+        EarlyStream early;
+        Admission admission;
+        RetryContext ctx;
 
-        HttpClientResponse in;
-        ex.reachedUpstream = true;
-        try {
-            in = send(body, out);
-        } catch (StreamCopy.SourceFailed clientLeft) {
-            ex.clientAborted = true;
-            ex.outcome = Outcome.ABORTED;
-            return;
-        } catch (RuntimeException e) {
+        Attempts(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, EarlyStream early,
+                 ClientConnection client, Exchange ex, Admission admission) {
+            this.req = req;
+            this.res = res;
+            this.method = req.prologue().method().text();
+            this.rawPath = rawPath;
+            this.dialect = Dialect.of(rawPath);
+            this.client = client;
+            this.ex = ex;
+            this.body = body;
+            this.early = early;
+            this.admission = admission;
+            this.call = new UpstreamCall(req, upstreams.forPath(rawPath), rawPath, config.upstreamTimeout(), rewrite);
+            this.replayable = config.enabled() && !(body instanceof RequestBody.Streamed);
+            this.streamingRequest = body.bytes() != null && StreamFlag.isTrue(body.bytes());
+            this.ctx = RetryContext.first(config, Instant.now());
+        }
+
+        void run() {
+            while (true) {
+                ex.reachedUpstream = true;
+                HttpClientResponse in;
+                try {
+                    in = call.send(body);
+                } catch (StreamCopy.SourceFailed clientLeft) {
+                    ex.clientAborted = true;
+                    ex.outcome = Outcome.ABORTED;
+                    breaker.cancel(admission);
+                    return;
+                } catch (RuntimeException e) {
+                    if (!onTransportError(e)) {
+                        return;
+                    }
+                    continue;
+                }
+                try {
+                    if (!onResponse(in)) {
+                        return;
+                    }
+                } finally {
+                    in.close();
+                }
+            }
+        }
+
+        /** @return true to try again */
+        private boolean onTransportError(RuntimeException e) {
             log.info("upstream error provider=" + provider + " method=" + method + " path=" + rawPath
                     + " error=" + TransportErrors.describe(e));
             ex.failure = FailureClass.TRANSPORT_ERROR;
-            if (committed != null) {
+            ex.retryAfter = Duration.ZERO;
+            breaker.recordFailure(admission, Duration.ZERO);
+            RetryDecision d = replayable ? policy.decideTransportError(ctx, Instant.now()) : null;
+            if (d instanceof RetryDecision.Retry r) {
+                return retryAfter(r);
+            }
+            if (early != null) {
                 ex.status = 200;
-                committed.fail("upstream");
-                return;
-            }
-            ex.status = 502;
-            ex.outcome = Outcome.FAILED;
-            LocalAnswers.text(res, Status.BAD_GATEWAY_502, LocalAnswers.BAD_GATEWAY);
-            return;
-        }
-        classify(in, ex);
-        relay(in, res, method, committed, ex);
-    }
-
-    private static void classify(HttpClientResponse in, Exchange ex) {
-        HeaderLookup headers = name -> {
-            List<String> values = in.headers().values(HeaderNames.create(name));
-            return values;
-        };
-        Instant now = Instant.now();
-        ex.failure = UpstreamFailures.classify(in.status().code(), headers, now);
-        ex.retryAfter = RetryAfter.remaining(headers, now).orElse(Duration.ZERO);
-    }
-
-    private static HttpClientResponse send(RequestBody body, Http1ClientRequest out) {
-        if (body instanceof RequestBody.None) {
-            return out.request();
-        }
-        long length = body.length();
-        if (length >= 0) {
-            out.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
-        }
-        return out.outputStream(os -> {
-            StreamCopy.copy(body.open(), os, length);
-            os.close();
-        });
-    }
-
-    private static void relay(HttpClientResponse in, ServerResponse res, String method, QueueCommentStream committed, Exchange ex) {
-        boolean complete = false;
-        try {
-            if (committed != null) {
-                appendToCommitted(in, committed, ex);
-            } else {
-                copyResponse(in, res, method, ex);
-            }
-            complete = true;
-        } catch (StreamCopy.SinkFailed clientLeft) {
-            ex.clientAborted = true;
-            throw new CloseConnectionException("client left mid-response", clientLeft);
-        } catch (StreamCopy.SourceFailed upstreamBroke) {
-            // Dropping the client connection is the only honest signal once a status is committed:
-            // finishing the response normally would make a truncated body look complete.
-            ex.failure = ex.failure.isUpstreamFailure() ? ex.failure : FailureClass.TRANSPORT_ERROR;
-            throw new CloseConnectionException("upstream broke off mid-response", upstreamBroke);
-        } finally {
-            if (!complete) {
                 ex.outcome = Outcome.ABORTED;
+                early.fail(dialect, "upstream", "api_error", "upstream unreachable");
+            } else {
+                ex.status = 502;
+                ex.outcome = Outcome.FAILED;
+                LocalAnswers.text(res, Status.BAD_GATEWAY_502, LocalAnswers.BAD_GATEWAY);
             }
-            // Closing an unfinished response drops the upstream connection instead of pooling it.
-            in.close();
+            return false;
         }
-    }
 
-    private static void appendToCommitted(HttpClientResponse in, QueueCommentStream committed, Exchange ex) {
-        ex.status = 200;
-        int code = in.status().code();
-        if (code < 200 || code > 299) {
-            committed.fail("upstream");
-            ex.outcome = Outcome.ABORTED;
-            return;
-        }
-        StreamCopy.copy(in.inputStream(), committed.sink(), -1);
-        closeSink(committed.sink());
-        ex.outcome = Outcome.CLEAN;
-    }
-
-    private static void copyResponse(HttpClientResponse in, ServerResponse res, String method, Exchange ex) {
-        int code = in.status().code();
-        ex.status = code;
-        res.status(in.status());
-        HeaderPolicy.forEachResponseHeader(in.headers(),
-                (name, values) -> res.header(HeaderValues.create(HeaderNames.create(name), values)));
-        long length = in.headers().contentLength().orElse(-1L);
-        if (!hasBody(method, code) || length == 0) {
-            if (length >= 0 && method.equalsIgnoreCase("HEAD")) {
-                res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+        /** @return true to try again */
+        private boolean onResponse(HttpClientResponse in) {
+            Instant receivedAt = Instant.now();
+            int code = in.status().code();
+            HeaderLookup headers = name -> in.headers().values(HeaderNames.create(name));
+            ex.failure = UpstreamFailures.classify(code, headers, receivedAt);
+            ex.retryAfter = RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO);
+            String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
+            ResponseRelay.Plan plan = ResponseRelay.Plan.asIs(in);
+            RetryDecision decision = null;
+            try {
+                if (replayable && code >= 200 && code < 300 && config.inspectSse() && isEventStream(in) && BodyPeek.decodable(encoding)) {
+                    InputStream decoded = BodyPeek.decode(in.inputStream(), encoding);
+                    boolean wasDecoded = encoding != null && !encoding.isBlank() && !encoding.equalsIgnoreCase("identity");
+                    InspectorVerdict verdict = BodyPeek.inspect(decoded);
+                    if (verdict instanceof InspectorVerdict.Retry hidden) {
+                        ex.failure = FailureClass.SERVER_ERROR;
+                        decision = policy.decideErrorUnder200(ctx, headers, receivedAt, Instant.now());
+                        plan = new ResponseRelay.Plan(hidden.buffered(), decoded, wasDecoded, 502, null, null);
+                    } else if (verdict instanceof InspectorVerdict.Forward forward) {
+                        plan = new ResponseRelay.Plan(forward.buffered(), decoded, wasDecoded, 0, null, null);
+                    }
+                } else if (replayable && code >= 400) {
+                    byte[] raw = BodyPeek.prefix(in.inputStream(), BodyPeek.ERROR_PREFIX);
+                    decision = policy.decide(ctx, code, headers, BodyPeek.decodedCopy(raw, encoding), receivedAt, Instant.now());
+                    plan = new ResponseRelay.Plan(raw, in.inputStream(), false, 0, null, null);
+                }
+            } catch (IOException | StreamCopy.SourceFailed e) {
+                return onTransportError(e instanceof RuntimeException r ? r : new java.io.UncheckedIOException((IOException) e));
             }
-            res.send();
-            ex.outcome = Outcome.CLEAN;
-            return;
+            if (decision instanceof RetryDecision.Retry r) {
+                if (r.reason() == RetryReason.STALE_REASONING) {
+                    Optional<byte[]> stripped = body.bytes() == null ? Optional.empty() : StaleReasoning.stripCarriers(body.bytes());
+                    if (stripped.isPresent()) {
+                        body = new RequestBody.Buffered(stripped.get(), body.length() < 0);
+                        report();
+                        drain(in);
+                        return retryAfter(r);
+                    }
+                } else {
+                    report();
+                    drain(in);
+                    return retryAfter(r);
+                }
+            }
+            if (decision instanceof RetryDecision.GiveUp g && g.reason().budgetExhausted()) {
+                plan = new ResponseRelay.Plan(plan.prefix(), plan.rest(), plan.decoded(), plan.status(),
+                        retryAfterSeconds(), plan.location());
+            }
+            if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION) && early == null) {
+                Optional<String> location = redirect(in);
+                if (location.isEmpty()) {
+                    ex.status = 502;
+                    ex.outcome = Outcome.FAILED;
+                    breaker.recordNeutral(admission);
+                    LocalAnswers.text(res, Status.BAD_GATEWAY_502, "bad gateway: upstream redirected outside the proxy\n");
+                    return false;
+                }
+                plan = new ResponseRelay.Plan(plan.prefix(), plan.rest(), plan.decoded(), plan.status(), plan.retryAfter(),
+                        location.get());
+            }
+            relay(in, plan);
+            return false;
         }
-        if (length > 0) {
-            res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+
+        private void relay(HttpClientResponse in, ResponseRelay.Plan plan) {
+            boolean complete = false;
+            try {
+                ResponseRelay.relay(in, res, method, early, dialect, ex, plan);
+                complete = true;
+            } catch (StreamCopy.SinkFailed clientLeft) {
+                ex.clientAborted = true;
+                throw new CloseConnectionException("client left mid-response", clientLeft);
+            } catch (StreamCopy.SourceFailed upstreamBroke) {
+                // Dropping the client connection is the only honest signal once a status is committed:
+                // finishing the response normally would make a truncated body look complete.
+                ex.failure = ex.failure.isUpstreamFailure() ? ex.failure : FailureClass.TRANSPORT_ERROR;
+                throw new CloseConnectionException("upstream broke off mid-response", upstreamBroke);
+            } finally {
+                if (!complete) {
+                    ex.outcome = Outcome.ABORTED;
+                }
+                finalReport();
+            }
         }
-        OutputStream sink = res.outputStream();
-        long copied = StreamCopy.copy(in.inputStream(), sink, length);
-        if (length >= 0 && copied < length) {
-            throw new StreamCopy.SourceFailed(new EOFException("upstream body ended at " + copied + " of " + length + " bytes"));
+
+        /** The verdict of the last attempt for the breaker: success only when the body reached the client. */
+        private void finalReport() {
+            if (ex.outcome == Outcome.CLEAN && ex.failure.isSuccess()) {
+                breaker.recordSuccess(admission);
+            } else if (ex.failure.isUpstreamFailure()) {
+                breaker.recordFailure(admission, ex.retryAfter);
+            } else if (ex.clientAborted) {
+                breaker.cancel(admission);
+            } else {
+                breaker.recordNeutral(admission);
+            }
         }
-        closeSink(sink);
-        ex.outcome = Outcome.CLEAN;
+
+        /** A discarded attempt's verdict for the breaker. */
+        private void report() {
+            if (ex.failure.isUpstreamFailure()) {
+                breaker.recordFailure(admission, ex.retryAfter);
+            } else {
+                breaker.recordNeutral(admission);
+            }
+        }
+
+        /** Waits out the backoff and asks the breaker again. @return true to try again */
+        private boolean retryAfter(RetryDecision.Retry r) {
+            if (early == null && streamingRequest && config.keepalive().isPositive()) {
+                early = EarlyStream.commit(res, EarlyStream.Origin.RETRY);
+                ex.status = 200;
+            }
+            try {
+                BackoffWait.await(r.delay(), early, dialect, config.keepalive(), client);
+            } catch (ClientGoneException e) {
+                ex.clientAborted = true;
+                ex.outcome = Outcome.ABORTED;
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                ex.clientAborted = true;
+                ex.outcome = Outcome.ABORTED;
+                return false;
+            }
+            admission = breaker.allow();
+            if (admission instanceof Admission.Rejected) {
+                circuitRejected.run();
+                if (early != null) {
+                    ex.outcome = Outcome.ABORTED;
+                    early.fail(dialect, "upstream", "overloaded_error", "circuit open");
+                } else {
+                    ex.status = 503;
+                    ex.outcome = Outcome.FAILED;
+                    LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
+                }
+                return false;
+            }
+            ctx = ctx.next(r);
+            return true;
+        }
+
+        private String retryAfterSeconds() {
+            Duration d = ex.retryAfter.isPositive() ? ex.retryAfter : config.minDelay();
+            return Long.toString(Math.max(1, (d.toMillis() + 999) / 1000));
+        }
+
+        private Optional<String> redirect(HttpClientResponse in) {
+            Upstream up = call.upstream();
+            URI requested = URI.create(up.base().getScheme() + "://" + up.base().getRawAuthority()
+                    + UpstreamUris.pathAndQuery(up.base(), rawPath, req.prologue().query().rawValue()));
+            String location = in.headers().first(HeaderNames.LOCATION).orElse("");
+            return Redirects.rewrite(location, requested, up.base(), p -> upstreams.forPath(p) == up);
+        }
     }
 
-    private static void closeSink(OutputStream sink) {
+    void forward(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, EarlyStream early,
+                 ClientConnection client, Exchange ex, Admission admission) {
+        new Attempts(req, res, rawPath, body, early, client, ex, admission).run();
+    }
+
+    private static boolean isEventStream(HttpClientResponse in) {
+        return in.headers().first(HeaderNames.CONTENT_TYPE)
+                .map(t -> t.toLowerCase(Locale.ROOT).startsWith("text/event-stream")).orElse(false);
+    }
+
+    /** Reads a little of a discarded body so its connection can be reused; closing drops it otherwise. */
+    private static void drain(HttpClientResponse in) {
         try {
-            sink.close();
-        } catch (Exception e) {
-            throw new StreamCopy.SinkFailed(e);
+            InputStream body = in.inputStream();
+            byte[] buf = new byte[1024];
+            int total = 0;
+            int n;
+            while (total < DRAIN_LIMIT && (n = body.read(buf)) >= 0) {
+                total += n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // discarded anyway
         }
     }
 
-    private static boolean hasBody(String method, int status) {
-        return !method.equalsIgnoreCase("HEAD") && status >= 200 && status != 204 && status != 304;
-    }
 }

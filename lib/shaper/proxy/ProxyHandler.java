@@ -1,7 +1,6 @@
 package shaper.proxy;
 
-import java.time.Duration;
-import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
@@ -13,6 +12,8 @@ import shaper.admission.Admitter;
 import shaper.admission.ClientGoneException;
 import shaper.admission.ProviderLimiters;
 import shaper.admission.Slots;
+import shaper.breaker.Admission;
+import shaper.breaker.CircuitBreaker;
 import shaper.limit.AdmissionException;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
@@ -20,34 +21,37 @@ import shaper.limit.QueueTimeoutException;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
+import shaper.retry.RetryConfig;
 
 /**
- * One provider's request path: classify the route, take its slots (waiting in FIFO order if
- * needed), forward, then give the slots back by the rules of {@link Slots}. Every exit path (local
- * answer, client gone, upstream failure, exception) reaches the {@code finally} that disposes the
- * slots, counts and logs the exchange.
+ * One provider's request path: ask the circuit breaker, classify the route, take its slots
+ * (waiting in FIFO order if needed), forward with retries, then give the slots back by the rules
+ * of {@link Slots}. Every exit path (local answer, client gone, upstream failure, exception)
+ * reaches the {@code finally} that disposes the slots, counts and logs the exchange.
  */
 public final class ProxyHandler implements Handler {
     private final String provider;
     private final AdmissionConfig config;
+    private final RetryConfig retry;
     private final ProviderLimiters limiters;
     private final Admitter admitter;
+    private final CircuitBreaker breaker;
     private final Forwarder forwarder;
     private final ExchangeLog log;
     private final ExchangeCounters counters;
-    private final Supplier<Duration> penalty;
 
-    public ProxyHandler(String provider, AdmissionConfig config, ProviderLimiters limiters, Admitter admitter,
-                        Upstream upstream, ExchangeLog log, ExchangeCounters counters, Supplier<Duration> penalty,
-                        HeaderRewrite rewrite) {
+    public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
+                        CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
+                        RandomGenerator random, HeaderRewrite rewrite) {
         this.provider = provider;
         this.config = config;
+        this.retry = retry;
         this.limiters = limiters;
         this.admitter = admitter;
-        this.forwarder = new Forwarder(provider, upstream, log, rewrite);
+        this.breaker = breaker;
+        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, counters::circuitRejected, rewrite);
         this.log = log;
         this.counters = counters;
-        this.penalty = penalty;
     }
 
     /** Serves the request with its own path: for a provider mounted at the bare root. */
@@ -65,33 +69,59 @@ public final class ProxyHandler implements Handler {
     public void handle(ServerRequest req, ServerResponse res, String rawPath) {
         long start = System.nanoTime();
         String method = req.prologue().method().text();
-        AdmissionClass cls = limiters.classify(method, rawPath);
+        AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
         Exchange ex = new Exchange();
         Slots slots = null;
+        Admission admission = breaker.allow();
+        boolean forwarded = false;
         try {
+            if (admission instanceof Admission.Rejected) {
+                counters.circuitRejected();
+                ex.status = 503;
+                ex.outcome = Outcome.FAILED;
+                LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
+                return;
+            }
             ClientConnection connection = ClientConnection.of(req);
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
             slots = admit(cls, waiting, res, ex);
             if (slots == null) {
                 return;
             }
+            RequestBody body = replayable(waiting);
             if (!connection.isOpen()) {
                 ex.clientAborted = true;
                 return;
             }
-            forwarder.forward(req, res, rawPath, waiting.body(), waiting.comments(), ex);
+            forwarded = true;
+            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, admission);
+        } catch (StreamCopy.SourceFailed clientLeft) {
+            ex.clientAborted = true;
+            ex.outcome = Outcome.ABORTED;
         } catch (RuntimeException | Error e) {
             if (!ex.reachedUpstream) {
                 ex.localError = true;
             }
             throw e;
         } finally {
+            if (!forwarded) {
+                breaker.cancel(admission);
+            }
             if (slots != null) {
-                slots.dispose(ex.end(), penalty);
+                slots.dispose(ex.end(), breaker::penalty);
             }
             counters.record(ex.status, ex.outcome, cls.limited());
             log.exchange(provider, method, rawPath, ex.status, System.nanoTime() - start, ex.outcome);
         }
+    }
+
+    /** The body to send: buffered (so it can be replayed) when retries are on and it fits, else as it is. */
+    private RequestBody replayable(WaitingRequest waiting) {
+        RequestBody body = waiting.body();
+        if (retry.enabled() && body instanceof RequestBody.Streamed) {
+            body = RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, retry.maxBodyBytes()));
+        }
+        return body;
     }
 
     /** Takes the slots, or answers locally and returns null. */
@@ -102,23 +132,20 @@ public final class ProxyHandler implements Handler {
         try {
             return admitter.admit(cls, waiting);
         } catch (QueueFullException e) {
-            ex.status = 429;
-            ex.outcome = Outcome.FAILED;
+            counters.queueRejected();
             if (waiting.comments() != null) {
-                waiting.comments().fail("queue full");
-                ex.status = 200;
-                ex.outcome = Outcome.ABORTED;
+                fail(waiting, ex, "queue full", "rate_limit_error", "proxy queue is full");
             } else {
+                ex.status = 429;
+                ex.outcome = Outcome.FAILED;
                 LocalAnswers.queueFull(res, e.depth(), config.releaseCooldown());
             }
         } catch (QueueTimeoutException e) {
-            ex.outcome = Outcome.FAILED;
             if (waiting.comments() != null) {
-                ex.status = 200;
-                ex.outcome = Outcome.ABORTED;
-                waiting.comments().fail("timeout");
+                fail(waiting, ex, "timeout", "timeout_error", "queue timeout");
             } else {
                 ex.status = 504;
+                ex.outcome = Outcome.FAILED;
                 LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
             }
         } catch (QueueCancelledException | ClientGoneException e) {
@@ -133,5 +160,11 @@ public final class ProxyHandler implements Handler {
             ex.outcome = Outcome.ABORTED;
         }
         return null;
+    }
+
+    private static void fail(WaitingRequest waiting, Exchange ex, String reason, String type, String message) {
+        ex.status = 200;
+        ex.outcome = Outcome.ABORTED;
+        waiting.comments().fail(Dialect.OTHER, reason, type, message);
     }
 }

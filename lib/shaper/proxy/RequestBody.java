@@ -45,10 +45,15 @@ public sealed interface RequestBody {
         }
     }
 
-    record Buffered(byte[] bytes) implements RequestBody {
+    /** A body in memory; {@code chunked} keeps the client's framing (no Content-Length) when it is sent on. */
+    record Buffered(byte[] bytes, boolean chunked) implements RequestBody {
+        public Buffered(byte[] bytes) {
+            this(bytes, false);
+        }
+
         @Override
         public long length() {
-            return bytes.length;
+            return chunked ? -1 : bytes.length;
         }
 
         @Override
@@ -89,6 +94,6 @@ public sealed interface RequestBody {
         } catch (RuntimeException e) {
             throw new StreamCopy.SourceFailed(e);
         }
-        return new Buffered(buf.toByteArray());
+        return new Buffered(buf.toByteArray(), s.length() < 0);
     }
 }

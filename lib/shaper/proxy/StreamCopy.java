@@ -34,7 +34,9 @@ public final class StreamCopy {
     }
 
     /**
-     * Copies until end of stream or until {@code expected} bytes (when {@code expected >= 0}).
+     * Copies until end of stream. {@code expected} (the declared length, or -1) only tells the copy
+     * not to flush at the known end; reading on to end of stream is what lets an HTTP client see
+     * its response consumed and pool the connection.
      *
      * @return bytes copied
      * @throws SourceFailed when reading fails
@@ -43,7 +45,7 @@ public final class StreamCopy {
     public static long copy(InputStream in, OutputStream out, long expected) {
         byte[] buf = new byte[BUFFER];
         long total = 0;
-        while (expected < 0 || total < expected) {
+        while (true) {
             int n = read(in, buf);
             if (n < 0) {
                 break;

@@ -24,7 +24,7 @@ final class WaitingRequest implements QueueWait {
     private final ClientConnection connection;
     private final Duration commentInterval;
     private RequestBody body;
-    private QueueCommentStream comments;
+    private EarlyStream comments;
 
     WaitingRequest(ServerRequest req, ServerResponse res, ClientConnection connection, RequestBody body, Duration commentInterval) {
         this.req = req;
@@ -39,7 +39,7 @@ final class WaitingRequest implements QueueWait {
     }
 
     /** The committed SSE stream, or null when the wait was silent. */
-    QueueCommentStream comments() {
+    EarlyStream comments() {
         return comments;
     }
 
@@ -54,7 +54,8 @@ final class WaitingRequest implements QueueWait {
             connection.watch();
         }
         if (commentInterval.isPositive() && wantsEventStream() && !(body instanceof RequestBody.Streamed) && !saysStreamFalse()) {
-            comments = QueueCommentStream.commit(res);
+            comments = EarlyStream.commit(res, EarlyStream.Origin.QUEUE);
+            comments.queueComment(Duration.ZERO);
         }
     }
 
@@ -66,7 +67,7 @@ final class WaitingRequest implements QueueWait {
     @Override
     public void tick(Duration waited) throws ClientGoneException {
         if (comments != null) {
-            comments.comment(waited);
+            comments.queueComment(waited);
         }
     }
 

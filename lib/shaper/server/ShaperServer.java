@@ -33,12 +33,16 @@ import shaper.observe.ExchangeLog;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.Upstream;
+import shaper.proxy.Upstreams;
+import shaper.breaker.CircuitBreaker;
+import shaper.breaker.BreakerSnapshot;
+import java.util.SplittableRandom;
 import shaper.proxy.UpgradeTunnel;
 
 /**
  * The running proxy: one Helidon listener (virtual thread per request, TCP_NODELAY) whose single
  * route is the {@link MountTable} (health, client keys, mounts), plus a WebSocket upgrade tunnel.
- * Each provider gets its own limiters, admitter, upstream connection pool, counters and credential
+ * Each provider gets its own limiters, admitter, breaker, upstream pools, counters and credential
  * rewrite, so one provider's queue or outage never holds up another. Production and tests start it
  * through {@link #start}.
  */
@@ -64,8 +68,8 @@ public final class ShaperServer {
     }
 
     /**
-     * Resolves every secret, then builds each provider's own limiters, admitter, upstream pool and
-     * credential rewrite, then binds. Nothing binds when a secret cannot be resolved.
+     * Resolves every secret, then builds each provider's own limiters, admitter, breaker, upstream
+     * pools and credential rewrite, then binds. Nothing binds when a secret cannot be resolved.
      *
      * @param env environment lookup for {@code env:VAR} references ({@code System::getenv} in production)
      * @throws shaper.config.ConfigException when a secret cannot be resolved; the message names the reference, never a value
@@ -82,7 +86,23 @@ public final class ShaperServer {
         DisconnectWatcher watcher = new DisconnectWatcher();
         List<Mount> mounts = new ArrayList<>();
         for (int i = 0; i < config.providers().size(); i++) {
-            mounts.add(mount(config.providers().get(i), CredentialRewrite.of(keys, auths.get(i)), time, watcher, log, err));
+            ProviderConfig p = config.providers().get(i);
+            HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
+            AdmissionConfig admission = p.admission();
+            ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, p.gateway().bigCtxTokens(),
+                    p.gateway().bigCtxConcurrency(), time);
+            limiters.warnings().forEach(err::println);
+            boolean keepAlive = !admission.upstreamDisableKeepAlives();
+            Upstream main = new Upstream(p.upstream(), limiters.upstreamPoolSize(), keepAlive);
+            Upstream responses = p.gateway().responsesUpstream() == null ? null
+                    : new Upstream(p.gateway().responsesUpstream(), limiters.upstreamPoolSize(), keepAlive);
+            Upstreams upstreams = new Upstreams(main, responses);
+            ExchangeCounters counters = new ExchangeCounters();
+            CircuitBreaker breaker = CircuitBreaker.of(p.breaker());
+            ExchangeLog providerLog = p.gateway().logFile() == null ? log : log.mirroredTo(p.gateway().logFile(), err);
+            ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
+                    breaker, upstreams, providerLog, counters, new SplittableRandom(), rewrite);
+            mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
 
@@ -92,30 +112,25 @@ public final class ShaperServer {
                 .validatePath(false)
                 .build();
         UpgradeTunnel tunnel = new UpgradeTunnel("websocket", table::upgradeTarget, log);
-        WebServer server;
-        try {
-            server = WebServer.builder()
-                    .host(config.server().bind().host())
-                    .port(config.server().bind().port())
-                    .shutdownHook(false)
-                    .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-                    .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
-                    .protocolsDiscoverServices(false)
-                    .addConnectionSelector(Http1ConnectionSelector.builder()
-                            .config(http1)
-                            .putUpgrader("websocket", tunnel)
-                            .putUpgrader("WebSocket", tunnel)
-                            .build())
-                    .routing(r -> routing(r, table))
-                    .build()
-                    .start();
-        } catch (RuntimeException e) {
-            mounts.forEach(m -> m.upstream().close());
-            watcher.close();
-            time.close();
-            throw e;
-        }
-        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), watcher, time);
+        WebServer server = WebServer.builder()
+                .host(config.server().bind().host())
+                .port(config.server().bind().port())
+                .shutdownHook(false)
+                // Blocking sockets: their idle monitor is how a queued request notices its client left
+                // (see ClientConnection); the NIO socket's idle() does nothing.
+                .useNio(false)
+                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
+                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(Http1ConnectionSelector.builder()
+                        .config(http1)
+                        .putUpgrader("websocket", tunnel)
+                        .putUpgrader("WebSocket", tunnel)
+                        .build())
+                .routing(r -> routing(r, table))
+                .build()
+                .start();
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), watcher, time, log);
         String bound = config.server().bind().host() + ":" + server.port();
         for (int i = 0; i < mounts.size(); i++) {
             ProviderConfig p = mounts.get(i).config();
@@ -139,19 +154,6 @@ public final class ShaperServer {
         }
     }
 
-    /** One provider's private machinery: nothing built here is shared with another provider. */
-    private static Mount mount(ProviderConfig p, HeaderRewrite rewrite, SystemTimeSource time, DisconnectWatcher watcher,
-                               ExchangeLog log, PrintStream err) {
-        AdmissionConfig admission = p.admission();
-        ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, time);
-        limiters.warnings().forEach(err::println);
-        Upstream upstream = new Upstream(p.upstream(), limiters.upstreamPoolSize(), !admission.upstreamDisableKeepAlives());
-        ExchangeCounters counters = new ExchangeCounters();
-        ProxyHandler handler = new ProxyHandler(p.name(), admission, limiters, new Admitter(admission, time, watcher),
-                upstream, log, counters, () -> Duration.ZERO, rewrite);
-        return new Mount(p, limiters, upstream, counters, rewrite, handler);
-    }
-
     /** The single route that production and tests share: every method and path goes to the mount table. */
     static void routing(HttpRouting.Builder routing, MountTable table) {
         routing.any(table::handle);
@@ -171,7 +173,12 @@ public final class ShaperServer {
                 .orElseThrow(() -> new IllegalArgumentException("no provider " + provider));
     }
 
-    /** The named provider's limiter snapshots (routes, default pool, global). */
+    /** The named provider's circuit breaker state. */
+    public BreakerSnapshot breaker(String provider) {
+        return mount(provider).breaker().snapshot();
+    }
+
+    /** The named provider's limiter snapshots (routes, default pool, global, large-request gate). */
     public List<LimiterSnapshot> limiters(String provider) {
         return mount(provider).limiters().snapshots();
     }
@@ -179,7 +186,7 @@ public final class ShaperServer {
     public void stop() {
         try {
             server.stop();
-            mounts.forEach(m -> m.upstream().close());
+            mounts.forEach(m -> m.upstreams().close());
             for (AutoCloseable r : resources) {
                 try {
                     r.close();

@@ -64,18 +64,18 @@ class IsolationTest {
         try (ScriptedUpstream alive = ScriptedUpstream.ok("alive");
              RunningShaper shaper = RunningShaper.start("-bind", "127.0.0.1:0",
                      "--provider=down", "-upstream", "http://127.0.0.1:" + dead, "-prefix", "/down", "-failure-hold", "0",
-                     "-release-cooldown", "0",
+                     "-release-cooldown", "0", "-retry", "0", "-cb-threshold", "3",
                      "--provider=up", "-upstream", alive.url(), "-prefix", "/up")) {
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < 6; i++) {
                 HttpResponse<String> bad = CLIENT.send(post(shaper, "/down/v1/messages"), HttpResponse.BodyHandlers.ofString());
-                assertEquals(502, bad.statusCode());
+                assertEquals(i < 3 ? 502 : 503, bad.statusCode(), "502 until down's own breaker opens, then 503");
                 HttpResponse<String> good = CLIENT.send(post(shaper, "/up/v1/messages"), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, good.statusCode());
                 assertEquals("alive", good.body());
             }
-            assertEquals(4, shaper.server().counters("down").snapshot().failed());
+            assertEquals(6, shaper.server().counters("down").snapshot().failed());
             assertEquals(0, shaper.server().counters("up").snapshot().failed());
-            assertEquals(4, shaper.server().counters("up").snapshot().status(2));
+            assertEquals(6, shaper.server().counters("up").snapshot().status(2));
         }
     }
 

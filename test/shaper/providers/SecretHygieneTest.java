@@ -52,8 +52,10 @@ class SecretHygieneTest {
                      "-bind", "127.0.0.1:0", "-client-key", "env:CK",
                      "--provider=anthropic", "-upstream", a.url(), "-prefix", "/anthropic",
                      "-auth-source", "env:SHAPER_TEST_KEY", "-auth-mode", "x-api-key", "-release-cooldown", "0", "-failure-hold", "0",
+                     "-retry", "1", "-retry-wait-min", "0", "-retry-wait-max", "10ms", "-retry-min-delay", "0", "-circuit-breaker=false",
                      "--provider=down", "-upstream", "http://127.0.0.1:" + dead + "/base?key=UPSTREAMQUERYSECRET", "-prefix", "/down",
-                     "-auth-source", "env:SHAPER_TEST_KEY", "-release-cooldown", "0", "-failure-hold", "0")) {
+                     "-auth-source", "env:SHAPER_TEST_KEY", "-release-cooldown", "0", "-failure-hold", "0",
+                     "-retry", "1", "-retry-wait-min", "0", "-retry-wait-max", "10ms", "-retry-min-delay", "0", "-circuit-breaker=false")) {
             List<HttpRequest> burst = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 burst.add(request(shaper, "/anthropic/v1/messages", CLIENT_KEY));
@@ -90,7 +92,7 @@ class SecretHygieneTest {
                 assertFalse(r.headers().toString().contains(CLIENT_OPENAI_KEY), "the client's OpenAI key never reaches Anthropic");
                 assertFalse(r.headers().toString().contains(CLIENT_KEY), "the admission key never travels upstream");
             }
-            assertEquals(8, a.requests().size());
+            assertTrue(a.requests().size() > 8, "the 500s were retried: " + a.requests().size());
         }
     }
 

@@ -93,6 +93,7 @@ class StreamingTest {
             ExchangeCounters.Snapshot s = shaper.server().counters("default").snapshot();
             assertEquals(0, s.cleanPassthrough(), "an aborted stream is never clean");
             assertEquals(1, s.status(2), "the committed 200 still counts in its bucket");
+            RunningShaper.await("exchange logged", Duration.ofSeconds(5), () -> !shaper.logLines("path=/v1/stream").isEmpty());
             assertTrue(shaper.logLines("path=/v1/stream").getFirst().contains("outcome=aborted"));
         }
     }

@@ -48,6 +48,7 @@ class UpgradeTunnelTest {
             assertEquals("/v1/realtime?model=x", handshake.target());
             assertFalse(handshake.has("X-Forwarded-For"), "stealth hop applies to upgrades too");
             assertTrue(handshake.header("Upgrade").equalsIgnoreCase("websocket"));
+            RunningShaper.await("upgrade logged", java.time.Duration.ofSeconds(5), () -> !shaper.logLines("path=/v1/realtime").isEmpty());
             assertTrue(shaper.logLines("path=/v1/realtime").getFirst().contains("status=101"));
         }
     }

@@ -24,13 +24,14 @@ class UpstreamFailureTest {
         try (ServerSocket s = new ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
-        try (RunningShaper shaper = RunningShaper.start("-upstream", "http://127.0.0.1:" + closedPort + "/base?key=sk-base-secret")) {
+        try (RunningShaper shaper = RunningShaper.start("-upstream", "http://127.0.0.1:" + closedPort + "/base?key=sk-base-secret", "-retry", "0")) {
             HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/messages?key=sk-client-secret")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(502, r.statusCode());
             assertTrue(r.headers().firstValue("content-type").orElseThrow().startsWith("text/plain"));
             assertEquals("bad gateway: upstream unreachable\n", r.body());
 
+            RunningShaper.await("exchange logged", java.time.Duration.ofSeconds(5), () -> !shaper.logLines(" exchange ").isEmpty());
             List<String> errors = shaper.logLines("upstream error");
             assertEquals(1, errors.size(), shaper.stdout());
             assertTrue(errors.getFirst().contains("path=/v1/messages"));

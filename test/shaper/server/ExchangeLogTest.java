@@ -36,6 +36,7 @@ class ExchangeLogTest {
     void startupLineNamesBindAddressAndUpstreamWithoutItsQuery() {
         try (ScriptedUpstream up = ScriptedUpstream.ok("x");
              RunningShaper shaper = RunningShaper.start("-upstream", up.url() + "/base?key=k")) {
+            RunningShaper.await("startup logged", java.time.Duration.ofSeconds(5), () -> !shaper.logLines("listening").isEmpty());
             String startup = shaper.logLines("listening").getFirst();
             assertTrue(startup.contains("127.0.0.1:" + shaper.port()), startup);
             assertTrue(startup.contains("upstream=" + up.url() + "/base"), startup);

@@ -1,0 +1,19 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 21+
+//DEPS io.helidon.webserver:helidon-webserver:4.5.0
+//DEPS io.helidon.webclient:helidon-webclient:4.5.0
+//DEPS info.picocli:picocli:4.7.7
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
+//SOURCES lib/**/*.java
+//JAVA_OPTIONS -Xms16m -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1
+
+/**
+ * Runs Claude Code through the shaper: {@code ./claude.sh [--settings FILE|JSON] [claude args...]}.
+ * Reuses or starts a shaper on 127.0.0.1:$SHAPER_PORT, then runs Claude Code with a private settings
+ * copy that points it there; see README.md, "Use with Claude Code".
+ */
+public class ClaudeLauncher {
+    public static void main(String[] args) {
+        System.exit(shaper.launcher.LauncherMain.main(args));
+    }
+}

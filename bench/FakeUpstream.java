@@ -1,0 +1,351 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 21+
+//JAVA_OPTIONS -Xms64m -Xmx256m -XX:+UseParallelGC
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The benchmark's upstream: as fast as a JVM can answer, so the rows measure the proxies.
+ *
+ * <ul>
+ *   <li>{@code GET /1k}: 200, 1024-byte body with Content-Length, keep-alive.</li>
+ *   <li>{@code GET /sse?n=N&interval=D[&pad=B]}: 200 {@code text/event-stream}, chunked, N events
+ *       D apart (Go duration: {@code 100ms}, {@code 5ms}, {@code 250us}, {@code 1s}); each event's
+ *       data is {@code {"i":K,"sent_us":T}} where T is the epoch microsecond just before the write,
+ *       so a client on the same machine computes per-event delay as arrival − T. {@code pad} adds
+ *       B filler bytes to each event, like a model's token payload.</li>
+ *   <li>{@code GET /__stats}: {@code connections=C requests=R}, counted since start (this request
+ *       included), so a benchmark can tell a pooling proxy from one that reconnects per request.</li>
+ *   <li>Anything else: 404; a method other than GET/HEAD: 405.</li>
+ * </ul>
+ *
+ * One platform thread per connection: the benchmark opens at most a few hundred connections, and a
+ * blocking read on a platform thread is the shortest path from the kernel to the response.
+ * Pipelined requests are answered in order. Binds loopback only.
+ *
+ * <p>Usage: {@code ./jbang bench/FakeUpstream.java -port 0}; prints
+ * {@code fake-upstream listening on 127.0.0.1:PORT} once ready.
+ */
+public class FakeUpstream {
+    private static final int MAX_HEAD = 16 * 1024;
+    private static final int MAX_EVENTS = 1_000_000;
+    private static final long MAX_INTERVAL_NANOS = 60_000_000_000L;
+    private static final byte[] CRLFCRLF = {'\r', '\n', '\r', '\n'};
+    private static final byte[] ONE_K_HEAD = ascii("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1024\r\n");
+    private static final byte[] ONE_K_BODY = oneKiB();
+    private static final byte[] CRLF = ascii("\r\n");
+    private static final byte[] CONNECTION_CLOSE = ascii("Connection: close\r\n\r\n");
+
+    private final AtomicLong connections = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
+
+    public static void main(String[] args) throws IOException {
+        String host = "127.0.0.1";
+        int port = 0;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "-port", "--port" -> port = Integer.parseInt(value(args, ++i, "-port"));
+                case "-host", "--host" -> host = value(args, ++i, "-host");
+                case "-h", "--help" -> {
+                    System.out.println("usage: FakeUpstream [-host 127.0.0.1] [-port 0]");
+                    return;
+                }
+                default -> {
+                    System.err.println("unknown argument: " + args[i]);
+                    System.exit(2);
+                }
+            }
+        }
+        if (!InetAddress.getByName(host).isLoopbackAddress()) {
+            System.err.println("-host " + host + ": the benchmark upstream binds loopback only");
+            System.exit(2);
+        }
+        ServerSocket server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(host, port), 4096);
+        System.out.println("fake-upstream listening on " + host + ":" + server.getLocalPort());
+        System.out.flush();
+        new FakeUpstream().acceptForever(server);
+    }
+
+    private void acceptForever(ServerSocket server) throws IOException {
+        ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("conn-", 0).factory());
+        while (true) {
+            Socket socket = server.accept();
+            connections.incrementAndGet();
+            threads.execute(() -> serve(socket));
+        }
+    }
+
+    private static String value(String[] args, int i, String flag) {
+        if (i >= args.length) {
+            System.err.println(flag + " needs a value");
+            System.exit(2);
+        }
+        return args[i];
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            InputStream in = socket.getInputStream();
+            OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
+            RequestReader reader = new RequestReader(in);
+            Request req;
+            while ((req = reader.next()) != null) {
+                if (!respond(req, out)) {
+                    break;
+                }
+            }
+        } catch (SocketException e) {
+            // The client went away (reset or closed mid-response): nothing to answer.
+        } catch (IOException e) {
+            System.err.println("connection error: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Writes the response; false when the connection must close afterwards. */
+    private boolean respond(Request req, OutputStream out) throws IOException, InterruptedException {
+        requests.incrementAndGet();
+        boolean head = req.method.equals("HEAD");
+        if (!req.method.equals("GET") && !head) {
+            simple(out, 405, "Method Not Allowed", "method not allowed\n", req.keepAlive);
+        } else if (req.path.equals("/1k")) {
+            out.write(ONE_K_HEAD);
+            out.write(req.keepAlive ? CRLF : CONNECTION_CLOSE);
+            if (!head) {
+                out.write(ONE_K_BODY);
+            }
+            out.flush();
+        } else if (req.path.equals("/sse")) {
+            return sse(req, out, head);
+        } else if (req.path.equals("/__stats")) {
+            simple(out, 200, "OK", "connections=" + connections.get() + " requests=" + requests.get() + "\n", req.keepAlive);
+        } else {
+            simple(out, 404, "Not Found", "not found: " + req.path + "\n", req.keepAlive);
+        }
+        return req.keepAlive;
+    }
+
+    private static boolean sse(Request req, OutputStream out, boolean head) throws IOException, InterruptedException {
+        int n;
+        long intervalNanos;
+        int pad;
+        try {
+            n = Integer.parseInt(req.query.getOrDefault("n", "50"));
+            intervalNanos = parseDuration(req.query.getOrDefault("interval", "100ms"));
+            pad = Integer.parseInt(req.query.getOrDefault("pad", "0"));
+            if (n < 0 || n > MAX_EVENTS || intervalNanos < 0 || intervalNanos > MAX_INTERVAL_NANOS || pad < 0 || pad > 65_536) {
+                throw new IllegalArgumentException("out of range");
+            }
+        } catch (IllegalArgumentException e) {
+            simple(out, 400, "Bad Request", "bad sse parameters: " + e.getMessage() + "\n", req.keepAlive);
+            return req.keepAlive;
+        }
+        out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+                + "Transfer-Encoding: chunked\r\n" + (req.keepAlive ? "" : "Connection: close\r\n") + "\r\n"));
+        out.flush();
+        if (head) {
+            return req.keepAlive;
+        }
+        String filler = pad == 0 ? "" : ",\"pad\":\"" + "x".repeat(pad) + "\"";
+        long start = System.nanoTime();
+        for (int i = 1; i <= n; i++) {
+            // An absolute schedule keeps the stream from drifting by each event's write time.
+            sleepUntil(start + (i - 1) * intervalNanos);
+            long sentUs = epochMicros();
+            byte[] event = ascii("id: " + i + "\ndata: {\"i\":" + i + ",\"sent_us\":" + sentUs + filler + "}\n\n");
+            out.write(ascii(Integer.toHexString(event.length) + "\r\n"));
+            out.write(event);
+            out.write(CRLF);
+            out.flush();
+        }
+        out.write(ascii("0\r\n\r\n"));
+        out.flush();
+        return req.keepAlive;
+    }
+
+    private static void sleepUntil(long deadlineNanos) throws InterruptedException {
+        long left;
+        while ((left = deadlineNanos - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        }
+    }
+
+    static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    /** A Go duration with one unit: {@code 100ms}, {@code 250us}, {@code 2s}. */
+    static long parseDuration(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        String[][] units = {{"ns", "1"}, {"us", "1000"}, {"µs", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
+        for (String[] u : units) {
+            // Two-letter units come first, so "100ms" never matches the bare "s".
+            if (t.endsWith(u[0])) {
+                double v = Double.parseDouble(t.substring(0, t.length() - u[0].length()));
+                return (long) (v * Long.parseLong(u[1]));
+            }
+        }
+        throw new IllegalArgumentException("interval " + text + " (expected a Go duration such as 100ms)");
+    }
+
+    private static void simple(OutputStream out, int status, String reason, String body, boolean keepAlive) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        out.write(ascii("HTTP/1.1 " + status + " " + reason + "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+                + b.length + "\r\n" + (keepAlive ? "" : "Connection: close\r\n") + "\r\n"));
+        out.write(b);
+        out.flush();
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] oneKiB() {
+        byte[] body = new byte[1024];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) ('a' + i % 26);
+        }
+        body[body.length - 1] = '\n';
+        return body;
+    }
+
+    /** One parsed request head; bodies are skipped by Content-Length (chunked request bodies are refused). */
+    record Request(String method, String path, Map<String, String> query, boolean keepAlive) {
+    }
+
+    /** Reads request heads off a keep-alive connection, keeping pipelined leftovers. */
+    static final class RequestReader {
+        private final InputStream in;
+        private byte[] buf = new byte[8 * 1024];
+        private int start;
+        private int end;
+
+        RequestReader(InputStream in) {
+            this.in = in;
+        }
+
+        /** The next request, or null at a clean end of the connection. */
+        Request next() throws IOException {
+            int headEnd;
+            while ((headEnd = indexOf(CRLFCRLF)) < 0) {
+                if (end - start >= MAX_HEAD) {
+                    throw new IOException("request head over " + MAX_HEAD + " bytes");
+                }
+                if (!fill()) {
+                    return null;
+                }
+            }
+            String headText = new String(buf, start, headEnd - start, StandardCharsets.ISO_8859_1);
+            start = headEnd + CRLFCRLF.length;
+            String[] lines = headText.split("\r\n");
+            String[] requestLine = lines[0].split(" ");
+            if (requestLine.length != 3) {
+                throw new IOException("malformed request line: " + lines[0]);
+            }
+            boolean http10 = requestLine[2].equals("HTTP/1.0");
+            boolean keepAlive = !http10;
+            long contentLength = 0;
+            for (int i = 1; i < lines.length; i++) {
+                int colon = lines[i].indexOf(':');
+                if (colon <= 0) {
+                    continue;
+                }
+                String name = lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT);
+                String value = lines[i].substring(colon + 1).trim().toLowerCase(Locale.ROOT);
+                switch (name) {
+                    case "connection" -> keepAlive = value.contains("close") ? false : (value.contains("keep-alive") || keepAlive);
+                    case "content-length" -> contentLength = Long.parseLong(value);
+                    case "transfer-encoding" -> throw new IOException("chunked request bodies are not supported");
+                    default -> { }
+                }
+            }
+            skip(contentLength);
+            String target = requestLine[1];
+            int q = target.indexOf('?');
+            String path = q < 0 ? target : target.substring(0, q);
+            return new Request(requestLine[0], path, q < 0 ? Map.of() : query(target.substring(q + 1)), keepAlive);
+        }
+
+        private static Map<String, String> query(String raw) {
+            Map<String, String> params = new HashMap<>();
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    params.put(pair.substring(0, eq), pair.substring(eq + 1));
+                }
+            }
+            return params;
+        }
+
+        private void skip(long n) throws IOException {
+            while (n > 0) {
+                if (start == end && !fill()) {
+                    throw new IOException("request body ended early");
+                }
+                int take = (int) Math.min(n, end - start);
+                start += take;
+                n -= take;
+            }
+        }
+
+        private boolean fill() throws IOException {
+            if (start == end) {
+                start = 0;
+                end = 0;
+            } else if (end == buf.length) {
+                if (start > 0) {
+                    System.arraycopy(buf, start, buf, 0, end - start);
+                    end -= start;
+                    start = 0;
+                } else {
+                    buf = Arrays.copyOf(buf, buf.length * 2);
+                }
+            }
+            int n = in.read(buf, end, buf.length - end);
+            if (n < 0) {
+                return false;
+            }
+            end += n;
+            return true;
+        }
+
+        private int indexOf(byte[] needle) {
+            outer:
+            for (int i = start; i <= end - needle.length; i++) {
+                for (int j = 0; j < needle.length; j++) {
+                    if (buf[i + j] != needle[j]) {
+                        continue outer;
+                    }
+                }
+                return i;
+            }
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,286 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 21+
+//JAVA_OPTIONS -Xms32m -Xmx128m
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Measures per-event delay of an SSE stream from {@code bench/FakeUpstream.java}: for each event,
+ * arrival time (epoch µs, taken the moment the socket read that completed the event returned)
+ * minus the {@code sent_us} the upstream stamped into it. Upstream and probe share the machine's
+ * wall clock, so the difference is the time the bytes spent in flight through the path under test.
+ *
+ * <p>A raw socket with its own chunked decoder keeps client-side buffering out of the number.
+ * Targets run one after another in this JVM; each first gets an unmeasured warm-up stream (events
+ * a few ms apart) so neither the path under test nor the probe is measured cold.
+ *
+ * <pre>
+ * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-raw DIR] label=http://127.0.0.1:PORT ...
+ * </pre>
+ *
+ * Prints per target: {@code SSE_RESULT label=L events=N p50_us=.. p90_us=.. p99_us=.. min_us=.. max_us=.. mean_us=..}.
+ * Percentiles are nearest-rank. Exits 1 when a stream fails or delivers fewer events than asked.
+ */
+public class SseProbe {
+    private static final int READ_TIMEOUT_MS = 10_000;
+
+    public static void main(String[] args) throws Exception {
+        int events = 50;
+        String interval = "100ms";
+        int pad = 0;
+        int warmup = 100;
+        String rawDir = null;
+        Map<String, URI> targets = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "-events" -> events = Integer.parseInt(args[++i]);
+                case "-interval" -> interval = args[++i];
+                case "-pad" -> pad = Integer.parseInt(args[++i]);
+                case "-warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "-raw" -> rawDir = args[++i];
+                default -> {
+                    int eq = a.indexOf('=');
+                    if (a.startsWith("-") || eq <= 0) {
+                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-raw DIR] label=URL ...");
+                        System.exit(2);
+                    }
+                    targets.put(a.substring(0, eq), URI.create(a.substring(eq + 1)));
+                }
+            }
+        }
+        if (targets.isEmpty() || events < 1) {
+            System.err.println("need at least one label=URL target and -events >= 1");
+            System.exit(2);
+        }
+        boolean ok = true;
+        for (Map.Entry<String, URI> t : targets.entrySet()) {
+            try {
+                if (warmup > 0) {
+                    stream(t.getValue(), warmup, "2ms", pad);
+                }
+                long[] delays = stream(t.getValue(), events, interval, pad);
+                System.out.println(summary(t.getKey(), delays));
+                if (rawDir != null) {
+                    writeRaw(rawDir, t.getKey(), delays);
+                }
+            } catch (IOException | RuntimeException e) {
+                System.out.println("SSE_RESULT label=" + t.getKey() + " error=" + e.toString().replace(' ', '_'));
+                ok = false;
+            }
+        }
+        System.exit(ok ? 0 : 1);
+    }
+
+    /** Streams one /sse response and returns each event's delay in µs, in arrival order. */
+    static long[] stream(URI base, int n, String interval, int pad) throws IOException {
+        String path = "/sse?n=" + n + "&interval=" + interval + (pad > 0 ? "&pad=" + pad : "");
+        int port = base.getPort() < 0 ? 80 : base.getPort();
+        try (Socket socket = new Socket()) {
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(READ_TIMEOUT_MS);
+            socket.connect(new InetSocketAddress(base.getHost(), port), READ_TIMEOUT_MS);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + port
+                    + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            EventClock clock = new EventClock(n);
+            new ResponseReader(socket.getInputStream(), clock).readAll();
+            if (clock.count() != n) {
+                throw new IOException("received " + clock.count() + " of " + n + " events");
+            }
+            return clock.delays();
+        }
+    }
+
+    static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    static String summary(String label, long[] delays) {
+        long[] s = delays.clone();
+        Arrays.sort(s);
+        long sum = 0;
+        for (long d : s) {
+            sum += d;
+        }
+        return String.format(Locale.ROOT, "SSE_RESULT label=%s events=%d p50_us=%d p90_us=%d p99_us=%d min_us=%d max_us=%d mean_us=%d",
+                label, s.length, rank(s, 50), rank(s, 90), rank(s, 99), s[0], s[s.length - 1], sum / s.length);
+    }
+
+    /** Nearest-rank percentile of a sorted array. */
+    static long rank(long[] sorted, int p) {
+        int idx = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+    }
+
+    private static void writeRaw(String dir, String label, long[] delays) throws IOException {
+        StringBuilder sb = new StringBuilder("# event delay_us\n");
+        for (int i = 0; i < delays.length; i++) {
+            sb.append(i + 1).append(' ').append(delays[i]).append('\n');
+        }
+        java.nio.file.Files.writeString(java.nio.file.Path.of(dir, "sse-" + label + ".txt"), sb);
+    }
+
+    /** Turns decoded body bytes into events, stamping each with the arrival time of its last read. */
+    static final class EventClock {
+        private final List<Long> delays;
+        private final StringBuilder line = new StringBuilder();
+        private long sentUs = -1;
+
+        EventClock(int expected) {
+            delays = new ArrayList<>(expected);
+        }
+
+        void accept(byte[] b, int off, int len, long arrivedUs) {
+            for (int i = off; i < off + len; i++) {
+                char c = (char) (b[i] & 0xff);
+                if (c != '\n') {
+                    line.append(c);
+                    continue;
+                }
+                int l = line.length();
+                if (l > 0 && line.charAt(l - 1) == '\r') {
+                    line.setLength(l - 1);
+                }
+                if (line.isEmpty()) {
+                    if (sentUs >= 0) {
+                        delays.add(arrivedUs - sentUs);
+                    }
+                    sentUs = -1;
+                } else if (line.indexOf("data:") == 0) {
+                    sentUs = sentMicros(line);
+                }
+                line.setLength(0);
+            }
+        }
+
+        private static long sentMicros(CharSequence data) {
+            String s = data.toString();
+            int at = s.indexOf("\"sent_us\":");
+            if (at < 0) {
+                return -1;
+            }
+            int from = at + "\"sent_us\":".length();
+            int to = from;
+            while (to < s.length() && Character.isDigit(s.charAt(to))) {
+                to++;
+            }
+            return Long.parseLong(s.substring(from, to));
+        }
+
+        int count() {
+            return delays.size();
+        }
+
+        long[] delays() {
+            return delays.stream().mapToLong(Long::longValue).toArray();
+        }
+    }
+
+    /** Reads status and headers, then the body (chunked, Content-Length or until close) into the clock. */
+    static final class ResponseReader {
+        private final InputStream in;
+        private final EventClock clock;
+        private final byte[] buf = new byte[64 * 1024];
+        private int pos;
+        private int end;
+        private long arrivedUs;
+
+        ResponseReader(InputStream in, EventClock clock) {
+            this.in = in;
+            this.clock = clock;
+        }
+
+        void readAll() throws IOException {
+            String status = line();
+            if (!status.startsWith("HTTP/1.") || !status.contains(" 200")) {
+                throw new IOException("unexpected status: " + status);
+            }
+            boolean chunked = false;
+            long length = -1;
+            for (String h = line(); !h.isEmpty(); h = line()) {
+                String lower = h.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                    chunked = true;
+                } else if (lower.startsWith("content-length:")) {
+                    length = Long.parseLong(lower.substring("content-length:".length()).trim());
+                }
+            }
+            if (chunked) {
+                for (long size = chunkSize(); size > 0; size = chunkSize()) {
+                    body(size);
+                    if (!line().isEmpty()) {
+                        throw new IOException("chunk not followed by CRLF");
+                    }
+                }
+            } else {
+                body(length);
+            }
+        }
+
+        /** Passes {@code n} body bytes (all until close when negative) to the clock. */
+        private void body(long n) throws IOException {
+            while (n != 0) {
+                if (pos == end && !fill()) {
+                    if (n < 0) {
+                        return;
+                    }
+                    throw new IOException("body ended early");
+                }
+                int take = (int) (n < 0 ? end - pos : Math.min(n, end - pos));
+                clock.accept(buf, pos, take, arrivedUs);
+                pos += take;
+                if (n > 0) {
+                    n -= take;
+                }
+            }
+        }
+
+        private long chunkSize() throws IOException {
+            String l = line();
+            int semi = l.indexOf(';');
+            return Long.parseLong((semi < 0 ? l : l.substring(0, semi)).trim(), 16);
+        }
+
+        private String line() throws IOException {
+            StringBuilder sb = new StringBuilder();
+            while (true) {
+                if (pos == end && !fill()) {
+                    throw new IOException("connection closed mid-line");
+                }
+                char c = (char) (buf[pos++] & 0xff);
+                if (c == '\n') {
+                    int l = sb.length();
+                    return l > 0 && sb.charAt(l - 1) == '\r' ? sb.substring(0, l - 1) : sb.toString();
+                }
+                sb.append(c);
+            }
+        }
+
+        private boolean fill() throws IOException {
+            int n = in.read(buf);
+            arrivedUs = epochMicros();
+            if (n < 0) {
+                return false;
+            }
+            pos = 0;
+            end = n;
+            return true;
+        }
+    }
+}

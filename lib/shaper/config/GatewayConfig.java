@@ -1,0 +1,18 @@
+package shaper.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+
+/**
+ * Provider-scope settings that came from AR-Proxy.
+ *
+ * @param responsesUpstream separate upstream for {@code /v1/responses*}, {@code /v1/models*} and {@code /api/pricing}; null = the provider's upstream
+ * @param bigCtxTokens      requests of at least this many estimated tokens (body bytes / 4) share the large-request gate; 0 = off
+ * @param bigCtxConcurrency permits of that gate (at least 1)
+ * @param logFile           file that also receives this provider's log lines; null = none
+ */
+public record GatewayConfig(URI responsesUpstream, int bigCtxTokens, int bigCtxConcurrency, Path logFile) {
+    public static GatewayConfig defaults() {
+        return new GatewayConfig(null, 0, 1, null);
+    }
+}

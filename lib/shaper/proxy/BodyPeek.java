@@ -1,0 +1,88 @@
+package shaper.proxy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.InflaterInputStream;
+
+import shaper.sse.EarlyErrorInspector;
+import shaper.sse.InspectorVerdict;
+
+/**
+ * Bounded looks at the start of an upstream body, for retry decisions. Upstream error bodies are
+ * read up to {@link #ERROR_PREFIX} bytes and kept as received (a decoded copy is what gets matched);
+ * an HTTP 200 event stream is decoded if compressed and fed to the early-error inspector.
+ */
+final class BodyPeek {
+    static final int ERROR_PREFIX = 16 * 1024;
+
+    private BodyPeek() {
+    }
+
+    /** Up to {@code limit} bytes of {@code in}, as received. */
+    static byte[] prefix(InputStream in, int limit) {
+        try {
+            return in.readNBytes(limit);
+        } catch (IOException | UncheckedIOException e) {
+            throw new StreamCopy.SourceFailed(e);
+        } catch (RuntimeException e) {
+            throw new StreamCopy.SourceFailed(e);
+        }
+    }
+
+    /** Whether bodies in this encoding can be decoded here (identity, gzip, deflate). */
+    static boolean decodable(String contentEncoding) {
+        String e = contentEncoding == null ? "" : contentEncoding.trim().toLowerCase(Locale.ROOT);
+        return e.isEmpty() || e.equals("identity") || e.equals("gzip") || e.equals("x-gzip") || e.equals("deflate");
+    }
+
+    /** A decoding view of {@code in}; call only when {@link #decodable}. */
+    static InputStream decode(InputStream in, String contentEncoding) throws IOException {
+        String e = contentEncoding == null ? "" : contentEncoding.trim().toLowerCase(Locale.ROOT);
+        return switch (e) {
+            case "gzip", "x-gzip" -> new GZIPInputStream(in, StreamCopy.BUFFER);
+            case "deflate" -> new InflaterInputStream(in);
+            default -> in;
+        };
+    }
+
+    /** A decoded copy of a (possibly truncated) compressed prefix, for matching only; the raw bytes when it cannot be decoded. */
+    static byte[] decodedCopy(byte[] raw, String contentEncoding) {
+        if (contentEncoding == null || contentEncoding.isBlank() || !decodable(contentEncoding)) {
+            return raw;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (InputStream in = decode(new ByteArrayInputStream(raw), contentEncoding)) {
+            byte[] buf = new byte[4096];
+            int n;
+            while (out.size() < 4 * ERROR_PREFIX && (n = in.read(buf)) > 0) {
+                out.write(buf, 0, n);
+            }
+        } catch (IOException e) {
+            // a truncated prefix decodes as far as it goes
+        }
+        return out.size() > 0 ? out.toByteArray() : raw;
+    }
+
+    /** Reads (already decoded) stream bytes until the inspector decides; end of stream decides too. */
+    static InspectorVerdict inspect(InputStream decoded) {
+        EarlyErrorInspector inspector = new EarlyErrorInspector();
+        byte[] buf = new byte[StreamCopy.BUFFER];
+        while (true) {
+            int n;
+            try {
+                n = decoded.read(buf);
+            } catch (IOException | RuntimeException e) {
+                throw new StreamCopy.SourceFailed(e);
+            }
+            InspectorVerdict v = n < 0 ? inspector.finish() : inspector.feed(buf, 0, n);
+            if (!(v instanceof InspectorVerdict.Undecided)) {
+                return v;
+            }
+        }
+    }
+}

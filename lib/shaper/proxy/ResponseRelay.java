@@ -1,0 +1,120 @@
+package shaper.proxy;
+
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.SequenceInputStream;
+import java.util.Set;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webserver.http.ServerResponse;
+import shaper.observe.Outcome;
+
+/**
+ * Writes the accepted upstream answer to the client: status and filtered headers, then the body,
+ * streamed and flushed per read. Bytes already read for a retry decision are replayed first, as
+ * received. A body decoded for inspection goes out decoded, without {@code Content-Encoding} and
+ * {@code Content-Length}. On a stream committed early only a 2xx body is appended.
+ */
+final class ResponseRelay {
+    private static final Set<String> DROPPED_WHEN_DECODED = Set.of("content-encoding", "content-length", "content-md5",
+            "digest", "content-digest", "repr-digest", "etag");
+
+    /**
+     * What was already read of the body and how the answer is adjusted.
+     *
+     * @param prefix         bytes read for the retry decision (possibly empty)
+     * @param rest           the remaining body
+     * @param decoded        prefix and rest are the decoded body (the encoding headers go)
+     * @param status         status to send instead of the upstream's (0 = the upstream's)
+     * @param addRetryAfter  add {@code Retry-After} when the upstream sent none (retries exhausted)
+     * @param location       rewritten {@code Location}, or null to keep the upstream's
+     */
+    record Plan(byte[] prefix, InputStream rest, boolean decoded, int status, String retryAfter, String location) {
+        static Plan asIs(HttpClientResponse in) {
+            return new Plan(new byte[0], in.inputStream(), false, 0, null, null);
+        }
+    }
+
+    private ResponseRelay() {
+    }
+
+    static void relay(HttpClientResponse in, ServerResponse res, String method, EarlyStream early, Dialect dialect,
+                      Exchange ex, Plan plan) {
+        if (early != null) {
+            appendToEarly(in, early, dialect, ex, plan);
+            return;
+        }
+        int code = plan.status() > 0 ? plan.status() : in.status().code();
+        ex.status = code;
+        res.status(plan.status() > 0 ? Status.create(code) : in.status());
+        boolean lengthKept = !plan.decoded() && plan.status() == 0;
+        HeaderPolicy.forEachResponseHeader(in.headers(), (name, values) -> {
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            if ((plan.decoded() && DROPPED_WHEN_DECODED.contains(lower)) || (plan.location() != null && lower.equals("location"))) {
+                return;
+            }
+            res.header(HeaderValues.create(HeaderNames.create(name), values));
+        });
+        if (plan.location() != null) {
+            res.header(HeaderNames.LOCATION, plan.location());
+        }
+        if (plan.retryAfter() != null && !in.headers().contains(HeaderNames.RETRY_AFTER)) {
+            res.header(HeaderNames.RETRY_AFTER, plan.retryAfter());
+        }
+        long length = lengthKept ? in.headers().contentLength().orElse(-1L) : -1L;
+        if (!hasBody(method, code) || length == 0) {
+            if (length >= 0 && method.equalsIgnoreCase("HEAD")) {
+                res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+            }
+            res.send();
+            ex.outcome = Outcome.CLEAN;
+            return;
+        }
+        if (length > 0) {
+            res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+        }
+        OutputStream sink = res.outputStream();
+        long copied = StreamCopy.copy(body(plan), sink, length);
+        if (length >= 0 && copied < length) {
+            throw new StreamCopy.SourceFailed(new EOFException("upstream body ended at " + copied + " of " + length + " bytes"));
+        }
+        closeSink(sink);
+        ex.outcome = Outcome.CLEAN;
+    }
+
+    private static void appendToEarly(HttpClientResponse in, EarlyStream early, Dialect dialect, Exchange ex, Plan plan) {
+        ex.status = 200;
+        int code = in.status().code();
+        if (code < 200 || code > 299 || plan.status() > 0) {
+            byte[] prefix = plan.prefix().length > 0 ? plan.prefix() : BodyPeek.prefix(plan.rest(), BodyPeek.ERROR_PREFIX);
+            Json.ErrorInfo info = Json.errorInfo(prefix).orElse(new Json.ErrorInfo("api_error", "upstream answered HTTP " + code));
+            early.fail(dialect, "upstream", info.type(), info.message());
+            ex.outcome = Outcome.ABORTED;
+            return;
+        }
+        StreamCopy.copy(body(plan), early.sink(), -1);
+        closeSink(early.sink());
+        ex.outcome = Outcome.CLEAN;
+    }
+
+    private static InputStream body(Plan plan) {
+        return plan.prefix().length == 0 ? plan.rest() : new SequenceInputStream(new ByteArrayInputStream(plan.prefix()), plan.rest());
+    }
+
+    private static void closeSink(OutputStream sink) {
+        try {
+            sink.close();
+        } catch (Exception e) {
+            throw new StreamCopy.SinkFailed(e);
+        }
+    }
+
+    private static boolean hasBody(String method, int status) {
+        return !method.equalsIgnoreCase("HEAD") && status >= 200 && status != 204 && status != 304;
+    }
+}

@@ -1,0 +1,62 @@
+package shaper.proxy;
+
+import java.time.Duration;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webserver.http.ServerRequest;
+
+/**
+ * One upstream attempt of a request: the same method, raw target and filtered headers each time,
+ * with the given body. Transport failures surface as runtime exceptions; a client that breaks off
+ * while its body streams surfaces as {@link StreamCopy.SourceFailed}.
+ */
+final class UpstreamCall {
+    private final ServerRequest req;
+    private final Upstream upstream;
+    private final String rawPath;
+    private final Duration timeout;
+    private final HeaderRewrite rewrite;
+
+    UpstreamCall(ServerRequest req, Upstream upstream, String rawPath, Duration timeout, HeaderRewrite rewrite) {
+        this.req = req;
+        this.upstream = upstream;
+        this.rawPath = rawPath;
+        this.timeout = timeout;
+        this.rewrite = rewrite;
+    }
+
+    Upstream upstream() {
+        return upstream;
+    }
+
+    HttpClientResponse send(RequestBody body) {
+        Http1ClientRequest out = upstream.client().method(Method.create(req.prologue().method().text()))
+                .uri(upstream.requestUri(rawPath, req.prologue().query().rawValue()))
+                .skipUriEncoding(true)
+                .followRedirects(false)
+                .sendExpectContinue(false)
+                .readTimeout(timeout)
+                .keepAlive(upstream.keepAlive());
+        if (!req.headers().contains(HeaderNames.USER_AGENT)) {
+            out.property(ClientHeaderGuard.NO_USER_AGENT, "true");
+        }
+        out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
+                (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
+        out.headers(rewrite::apply);
+        if (body instanceof RequestBody.None) {
+            return out.request();
+        }
+        long length = body.length();
+        if (length >= 0) {
+            out.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+        }
+        return out.outputStream(os -> {
+            StreamCopy.copy(body.open(), os, length);
+            os.close();
+        });
+    }
+}
