@@ -49,6 +49,8 @@ public final class CommandLineParser {
     static CommandLine newCommandLine(Object command) {
         CommandLine cl = new CommandLine(command);
         cl.setPosixClusteredShortOptionsAllowed(false);
+        // Like Go's flag package, a repeated flag takes its last value.
+        cl.setOverwrittenOptionsAllowed(true);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.registerConverter(Duration.class, new GoDurationConverter());
         cl.registerConverter(Boolean.class, new GoBoolean());
