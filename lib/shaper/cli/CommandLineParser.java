@@ -132,6 +132,8 @@ public final class CommandLineParser {
     static CommandLine newCommandLine(Object command) {
         CommandLine cl = new CommandLine(command);
         cl.setPosixClusteredShortOptionsAllowed(false);
+        // Like Go's flag package, a repeated flag takes its last value.
+        cl.setOverwrittenOptionsAllowed(true);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // Like Go's flag package: "-name -h" names the provider "-h"; it does not ask for help.
         cl.setAllowOptionsAsOptionParameters(true);

@@ -3,6 +3,7 @@ package shaper.proxy;
 import java.util.random.RandomGenerator;
 
 import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -67,10 +68,19 @@ public final class ProxyHandler implements Handler {
      *                what is logged and what is sent upstream
      */
     public void handle(ServerRequest req, ServerResponse res, String rawPath) {
+        Exchange ex = new Exchange();
+        exchange(req, res, rawPath, ex);
+        if (ex.clientAborted && !res.isSent()) {
+            // Nobody is left to answer: close the connection quietly instead of leaving Helidon to
+            // complain that the route sent nothing.
+            throw new CloseConnectionException("client left before an answer");
+        }
+    }
+
+    private void exchange(ServerRequest req, ServerResponse res, String rawPath, Exchange ex) {
         long start = System.nanoTime();
         String method = req.prologue().method().text();
         AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
-        Exchange ex = new Exchange();
         Slots slots = null;
         Admission admission = breaker.allow();
         boolean forwarded = false;

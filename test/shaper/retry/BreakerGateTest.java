@@ -1,0 +1,145 @@
+package shaper.retry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static shaper.retry.ProxyRetryTest.post;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import shaper.breaker.BreakerState;
+import shaper.limit.LimiterSnapshot;
+import shaper.testing.RunningShaper;
+import shaper.testing.ScriptedUpstream;
+
+/** The circuit breaker, the phantom penalty and the large-request gate, seen through the proxy. */
+class BreakerGateTest {
+    private static final Duration BOUND = Duration.ofSeconds(10);
+
+    /** Fails with {@code status} while {@code failing} is set, answers 200 otherwise. */
+    private static ScriptedUpstream switchable(int status, boolean[] failing, AtomicInteger calls, String... headers) {
+        return ScriptedUpstream.start((req, ex) -> {
+            calls.incrementAndGet();
+            if (failing[0]) {
+                ex.respond(status, "{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"boom\"}}", headers);
+            } else {
+                ex.respond(200, "{\"ok\":true}");
+            }
+        });
+    }
+
+    @Test
+    void breakerOpensRejectsLocallyAndRecoversThroughOneProbe() throws Exception {
+        boolean[] failing = {true};
+        AtomicInteger calls = new AtomicInteger();
+        try (ScriptedUpstream up = switchable(500, failing, calls);
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0", "-cb-threshold", "3",
+                     "-cb-open-timeout", "300ms", "-cb-penalty", "1ms", "-cb-max-penalty", "1ms", "-release-cooldown", "0")) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(500, post(shaper, "/v1/messages", "{}").statusCode());
+            }
+            assertEquals(BreakerState.OPEN, shaper.server().breaker("default").state());
+            HttpResponse<String> rejected = post(shaper, "/v1/messages", "{}");
+            assertEquals(503, rejected.statusCode());
+            assertEquals("circuit open\n", rejected.body());
+            assertEquals(3, calls.get(), "an open circuit never touches the upstream");
+            assertEquals(1, shaper.server().counters("default").snapshot().circuitRejected());
+
+            failing[0] = false;
+            RunningShaper.await("a probe gets through and closes the circuit", BOUND, () -> {
+                try {
+                    return post(shaper, "/v1/messages", "{}").statusCode() == 200;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            assertEquals(4, calls.get(), "exactly one probe reached the upstream");
+            assertEquals(BreakerState.CLOSED, shaper.server().breaker("default").state());
+        }
+    }
+
+    @Test
+    void bareForbiddenNeverTripsTheBreaker() throws Exception {
+        boolean[] failing = {true};
+        AtomicInteger calls = new AtomicInteger();
+        try (ScriptedUpstream up = switchable(403, failing, calls);
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-cb-threshold", "2", "-release-cooldown", "0")) {
+            for (int i = 0; i < 5; i++) {
+                assertEquals(403, post(shaper, "/v1/messages", "{}").statusCode(), "a bad key is never masked");
+            }
+            assertEquals(5, calls.get(), "a bare 403 is not retried either");
+            assertEquals(BreakerState.CLOSED, shaper.server().breaker("default").state());
+        }
+    }
+
+    @Test
+    void phantomPenaltyHoldsTheSlotAndDelaysTheNextAdmission() throws Exception {
+        boolean[] failing = {true};
+        AtomicInteger calls = new AtomicInteger();
+        try (ScriptedUpstream up = switchable(503, failing, calls);
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0", "-concurrency", "1",
+                     "-release-cooldown", "0", "-cb-penalty", "30s", "-cb-max-penalty", "30s", "-failure-hold", "0")) {
+            assertEquals(503, post(shaper, "/v1/messages", "{}").statusCode());
+            failing[0] = false;
+            RunningShaper.await("penalty holds the only slot", BOUND, () -> pool(shaper).inUse() == 1);
+            CompletableFuture<HttpResponse<String>> next = ProxyRetryTest.CLIENT.sendAsync(
+                    java.net.http.HttpRequest.newBuilder(shaper.uri("/v1/messages")).POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            RunningShaper.await("the next request waits behind the penalty", BOUND, () -> pool(shaper).waiters() == 1);
+            assertEquals(1, calls.get(), "it has not reached the upstream");
+            assertTrue(!next.isDone());
+            next.cancel(true);
+        }
+    }
+
+    @Test
+    void largeRequestsNeverOverlapAtTheUpstreamWhileSmallOnesDo() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
+                if (!gate.await(20, TimeUnit.SECONDS)) {
+                    throw new java.io.IOException("gate");
+                }
+                ex.respond(200, "{\"size\":" + req.body().length + "}");
+            });
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-big-ctx-tokens", "1000", "-big-ctx-concurrency", "1",
+                     "-concurrency", "10", "-release-cooldown", "0")) {
+            String large = "{\"pad\":\"" + "x".repeat(4_100) + "\"}";
+            List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                all.add(async(shaper, large));
+            }
+            for (int i = 0; i < 3; i++) {
+                all.add(async(shaper, "{\"small\":true}"));
+            }
+            RunningShaper.await("1 large + 3 small at the upstream, 1 large waiting at the gate", BOUND,
+                    () -> up.inFlight() == 4 && gateSnapshot(shaper).waiters() == 1);
+            assertEquals(1, up.requests().stream().filter(r -> r.body().length > 4000).count());
+            gate.countDown();
+            for (var f : all) {
+                assertEquals(200, f.get(10, TimeUnit.SECONDS).statusCode());
+            }
+            assertEquals(2, up.requests().stream().filter(r -> r.body().length > 4000).count());
+        }
+    }
+
+    private static CompletableFuture<HttpResponse<String>> async(RunningShaper shaper, String body) {
+        return ProxyRetryTest.CLIENT.sendAsync(java.net.http.HttpRequest.newBuilder(shaper.uri("/v1/messages"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static LimiterSnapshot pool(RunningShaper shaper) {
+        return shaper.server().limiters("default").stream().filter(s -> s.name().endsWith("default")).findFirst().orElseThrow();
+    }
+
+    private static LimiterSnapshot gateSnapshot(RunningShaper shaper) {
+        return shaper.server().limiters("default").stream().filter(s -> s.name().endsWith("gate")).findFirst().orElseThrow();
+    }
+}
