@@ -11,7 +11,6 @@
 //DEPS org.junit.platform:junit-platform-engine:1.14.1
 //DEPS org.junit.platform:junit-platform-commons:1.14.1
 //DEPS org.junit.platform:junit-platform-launcher:1.14.1
-//DEPS org.wiremock:wiremock-standalone:3.13.2
 //SOURCES ../lib/**/*.java
 //SOURCES shaper/*.java
 //SOURCES shaper/**/*.java
