@@ -311,7 +311,8 @@ final class Forwarder {
             URI requested = URI.create(up.base().getScheme() + "://" + up.base().getRawAuthority()
                     + UpstreamUris.pathAndQuery(up.base(), rawPath, req.prologue().query().rawValue()));
             String location = in.headers().first(HeaderNames.LOCATION).orElse("");
-            return Redirects.rewrite(location, requested, up.base(), p -> upstreams.forPath(p) == up);
+            return Redirects.rewrite(location, requested, up.base(), p -> upstreams.forPath(p) == up)
+                    .map(proxyPath -> upstreams.mountPrefix() + proxyPath);
         }
     }
 

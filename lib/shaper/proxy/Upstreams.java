@@ -10,11 +10,20 @@ import java.util.Locale;
 public final class Upstreams {
     private final Upstream main;
     private final Upstream responses;
+    private final String mountPrefix;
 
-    /** @param responses null when all paths use {@code main} */
-    public Upstreams(Upstream main, Upstream responses) {
+    /**
+     * @param responses   null when all paths use {@code main}
+     * @param mountPrefix the provider's mount on the proxy ({@code ""} for the bare root), put in front of rewritten redirects
+     */
+    public Upstreams(Upstream main, Upstream responses, String mountPrefix) {
         this.main = main;
         this.responses = responses;
+        this.mountPrefix = mountPrefix;
+    }
+
+    String mountPrefix() {
+        return mountPrefix;
     }
 
     public Upstream forPath(String rawPath) {

@@ -96,7 +96,7 @@ public final class ShaperServer {
             Upstream main = new Upstream(p.upstream(), limiters.upstreamPoolSize(), keepAlive);
             Upstream responses = p.gateway().responsesUpstream() == null ? null
                     : new Upstream(p.gateway().responsesUpstream(), limiters.upstreamPoolSize(), keepAlive);
-            Upstreams upstreams = new Upstreams(main, responses);
+            Upstreams upstreams = new Upstreams(main, responses, p.mountPrefix().path());
             ExchangeCounters counters = new ExchangeCounters();
             CircuitBreaker breaker = CircuitBreaker.of(p.breaker());
             ExchangeLog providerLog = p.gateway().logFile() == null ? log : log.mirroredTo(p.gateway().logFile(), err);

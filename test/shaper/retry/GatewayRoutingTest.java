@@ -89,6 +89,19 @@ class GatewayRoutingTest {
     }
 
     @Test
+    void rewrittenRedirectsKeepTheProvidersMount() throws Exception {
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> ex.respond(308, "", "Location: /v1/elsewhere"));
+             ScriptedUpstream other = ScriptedUpstream.ok("other");
+             RunningShaper shaper = RunningShaper.start("--provider=a", "-upstream", up.url(), "-prefix", "/anthropic",
+                     "--provider=b", "-upstream", other.url(), "-prefix", "/openai")) {
+            HttpResponse<String> r = ProxyRetryTest.CLIENT.send(HttpRequest.newBuilder(shaper.uri("/anthropic/v1/old")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(308, r.statusCode());
+            assertEquals("/anthropic/v1/elsewhere", r.headers().firstValue("location").orElseThrow());
+        }
+    }
+
+    @Test
     void responsesAndModelPathsGoToTheResponsesUpstream() throws Exception {
         try (ScriptedUpstream main = ScriptedUpstream.ok("main");
              ScriptedUpstream responses = ScriptedUpstream.ok("responses");

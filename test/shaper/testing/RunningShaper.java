@@ -25,8 +25,9 @@ public final class RunningShaper implements AutoCloseable {
     private RunningShaper(List<String> argv) {
         List<String> args = new ArrayList<>(argv);
         if (!args.contains("-bind")) {
-            args.add("-bind");
-            args.add("127.0.0.1:0");
+            // server scope: before any --provider section
+            args.add(0, "127.0.0.1:0");
+            args.add(0, "-bind");
         }
         Invocation inv = CommandLineParser.parse(args);
         if (!(inv instanceof Invocation.Run run)) {
