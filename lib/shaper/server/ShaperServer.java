@@ -10,6 +10,7 @@ import java.util.logging.Logger;
 
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
@@ -156,7 +157,14 @@ public final class ShaperServer {
 
     /** The single route that production and tests share: every method and path goes to the mount table. */
     static void routing(HttpRouting.Builder routing, MountTable table) {
-        routing.any(table::handle);
+        routing.any((req, res) -> {
+            table.handle(req, res);
+            if (ClientCloseRequest.asked(req.headers())) {
+                // RFC 9112 §9.6: after answering a request that says "close", the server closes.
+                // Helidon marks the response "Connection: close" but would keep reading.
+                throw new CloseConnectionException("client asked to close");
+            }
+        });
     }
 
     public int port() {
