@@ -86,6 +86,7 @@ public final class ShaperServer {
         SystemTimeSource time = new SystemTimeSource("shaper-timer");
         DisconnectWatcher watcher = new DisconnectWatcher();
         List<Mount> mounts = new ArrayList<>();
+        List<AutoCloseable> closeables = new ArrayList<>();
         for (int i = 0; i < config.providers().size(); i++) {
             ProviderConfig p = config.providers().get(i);
             HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
@@ -101,6 +102,9 @@ public final class ShaperServer {
             ExchangeCounters counters = new ExchangeCounters();
             CircuitBreaker breaker = CircuitBreaker.of(p.breaker());
             ExchangeLog providerLog = p.gateway().logFile() == null ? log : log.mirroredTo(p.gateway().logFile(), err);
+            if (providerLog != log) {
+                closeables.add(providerLog);
+            }
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
                     breaker, upstreams, providerLog, counters, new SplittableRandom(), rewrite);
             mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
@@ -131,7 +135,8 @@ public final class ShaperServer {
                 .routing(r -> routing(r, table))
                 .build()
                 .start();
-        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), watcher, time, log);
+        closeables.addAll(List.of(watcher, time, log));
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
         for (int i = 0; i < mounts.size(); i++) {
             ProviderConfig p = mounts.get(i).config();
