@@ -1,11 +1,21 @@
 /**
- * The transparent streaming passthrough: header hygiene ({@link shaper.proxy.HeaderPolicy}),
- * URL joining ({@link shaper.proxy.UpstreamUris}), body streaming with per-read flushing
- * ({@link shaper.proxy.StreamCopy}), the upstream connection pool ({@link shaper.proxy.Upstream})
- * and WebSocket upgrade tunnelling ({@link shaper.proxy.UpgradeTunnel}).
+ * The request path of one provider: {@link shaper.proxy.ProxyHandler} asks the circuit breaker,
+ * admits the request and hands it to {@link shaper.proxy.Forwarder}, which sends attempts
+ * ({@link shaper.proxy.UpstreamCall}), decides retries from statuses, bounded body prefixes and early
+ * SSE frames ({@link shaper.proxy.BodyPeek}), waits out backoff with keepalives
+ * ({@link shaper.proxy.BackoffWait}, {@link shaper.proxy.EarlyStream}) and relays the accepted answer
+ * ({@link shaper.proxy.ResponseRelay}). Around it: header hygiene ({@link shaper.proxy.HeaderPolicy}),
+ * raw URL joining ({@link shaper.proxy.UpstreamUris}), per-read flushing
+ * ({@link shaper.proxy.StreamCopy}), upstream pools ({@link shaper.proxy.Upstream},
+ * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling ({@link shaper.proxy.UpgradeTunnel}).
  *
  * <p>Exchange outcome: clean only when the whole response reached the client; a failure on
  * either side after the response is committed aborts the client connection and the upstream
- * connection, and is counted as aborted. Before commit, an upstream failure becomes {@code 502}.
+ * connection, and is counted as aborted. Before commit, an unreachable upstream becomes
+ * {@code 502}. Circuit breaker: every attempt reports its own outcome; success only once the body
+ * has reached the client; an attempt abandoned because the client left is cancelled, not counted.
+ *
+ * <p>Thread-safety: handlers are shared; all per-request state lives in {@code Exchange} and the
+ * forwarder's per-request attempt loop, confined to the request's thread.
  */
 package shaper.proxy;
