@@ -17,23 +17,37 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The benchmark's upstream: as fast as a JVM can answer, so the rows measure the proxies.
  *
  * <ul>
- *   <li>{@code GET /1k}: 200, 1024-byte body with Content-Length, keep-alive.</li>
+ *   <li>{@code GET /1k}, and any path ending in {@code /1k} ({@code /limited/1k}): 200, 1024-byte
+ *       body with Content-Length, keep-alive. {@code ?delay=D} (Go duration, at most 60 s) answers
+ *       after D; {@code ?seq=I} adds {@code X-Seq: I} and {@code X-Served-Index: K}, where K counts
+ *       the seq-carrying requests in the order they arrived here (0, 1, 2, ...), so a client can
+ *       tell in which order its requests reached the upstream. {@code ?gate=1} holds the request
+ *       (after taking its index, before the delay) while the gate is closed, at most 120 s.</li>
+ *   <li>{@code GET /__gate/close}, {@code GET /__gate/open}: close or open the gate (open at start),
+ *       so a benchmark can keep the first requests in flight until every queued one has arrived.</li>
  *   <li>{@code GET /sse?n=N&interval=D[&pad=B]}: 200 {@code text/event-stream}, chunked, N events
  *       D apart (Go duration: {@code 100ms}, {@code 5ms}, {@code 250us}, {@code 1s}); each event's
  *       data is {@code {"i":K,"sent_us":T}} where T is the epoch microsecond just before the write,
  *       so a client on the same machine computes per-event delay as arrival − T. {@code pad} adds
  *       B filler bytes to each event, like a model's token payload.</li>
- *   <li>{@code GET /__stats}: {@code connections=C requests=R}, counted since start (this request
- *       included), so a benchmark can tell a pooling proxy from one that reconnects per request.</li>
+ *   <li>{@code GET /__stats}: {@code connections=C requests=R inflight_now=N inflight_peak=P seq_served=S},
+ *       counted since start (this request included in C and R), so a benchmark can tell a pooling
+ *       proxy from one that reconnects per request. In-flight counts requests other than
+ *       {@code /__stats} between reading the head and flushing the response; the peak is the most
+ *       ever in flight at once: behind a proxy with a limit of N it must never exceed N.</li>
  *   <li>Anything else: 404; a method other than GET/HEAD: 405.</li>
  * </ul>
  *
@@ -48,6 +62,7 @@ public class FakeUpstream {
     private static final int MAX_HEAD = 16 * 1024;
     private static final int MAX_EVENTS = 1_000_000;
     private static final long MAX_INTERVAL_NANOS = 60_000_000_000L;
+    private static final long GATE_MAX_SECONDS = 120;
     private static final byte[] CRLFCRLF = {'\r', '\n', '\r', '\n'};
     private static final byte[] ONE_K_HEAD = ascii("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1024\r\n");
     private static final byte[] ONE_K_BODY = oneKiB();
@@ -56,6 +71,11 @@ public class FakeUpstream {
 
     private final AtomicLong connections = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong seqServed = new AtomicLong();
+    private final AtomicInteger inflight = new AtomicInteger();
+    private final AtomicInteger inflightPeak = new AtomicInteger();
+    /** Open while its count is zero; closing swaps in a fresh latch. */
+    private final AtomicReference<CountDownLatch> gate = new AtomicReference<>(new CountDownLatch(0));
 
     public static void main(String[] args) throws IOException {
         String host = "127.0.0.1";
@@ -127,23 +147,77 @@ public class FakeUpstream {
     /** Writes the response; false when the connection must close afterwards. */
     private boolean respond(Request req, OutputStream out) throws IOException, InterruptedException {
         requests.incrementAndGet();
+        if (req.path.equals("/__stats")) {
+            simple(out, 200, "OK", "connections=" + connections.get() + " requests=" + requests.get()
+                    + " inflight_now=" + inflight.get() + " inflight_peak=" + inflightPeak.get()
+                    + " seq_served=" + seqServed.get() + "\n", req.keepAlive);
+            return req.keepAlive;
+        }
+        if (req.path.equals("/__gate/close")) {
+            gate.updateAndGet(g -> g.getCount() == 0 ? new CountDownLatch(1) : g);
+            simple(out, 200, "OK", "gate closed\n", req.keepAlive);
+            return req.keepAlive;
+        }
+        if (req.path.equals("/__gate/open")) {
+            gate.get().countDown();
+            simple(out, 200, "OK", "gate open\n", req.keepAlive);
+            return req.keepAlive;
+        }
+        inflightPeak.accumulateAndGet(inflight.incrementAndGet(), Math::max);
+        try {
+            return route(req, out);
+        } finally {
+            inflight.decrementAndGet();
+        }
+    }
+
+    private boolean route(Request req, OutputStream out) throws IOException, InterruptedException {
         boolean head = req.method.equals("HEAD");
         if (!req.method.equals("GET") && !head) {
             simple(out, 405, "Method Not Allowed", "method not allowed\n", req.keepAlive);
-        } else if (req.path.equals("/1k")) {
-            out.write(ONE_K_HEAD);
-            out.write(req.keepAlive ? CRLF : CONNECTION_CLOSE);
-            if (!head) {
-                out.write(ONE_K_BODY);
-            }
-            out.flush();
+        } else if (req.path.endsWith("/1k")) {
+            return oneK(req, out, head);
         } else if (req.path.equals("/sse")) {
             return sse(req, out, head);
-        } else if (req.path.equals("/__stats")) {
-            simple(out, 200, "OK", "connections=" + connections.get() + " requests=" + requests.get() + "\n", req.keepAlive);
         } else {
             simple(out, 404, "Not Found", "not found: " + req.path + "\n", req.keepAlive);
         }
+        return req.keepAlive;
+    }
+
+    private boolean oneK(Request req, OutputStream out, boolean head) throws IOException, InterruptedException {
+        if (req.query.isEmpty()) {
+            // The hot path of the throughput rows: no parsing, no allocation.
+            out.write(ONE_K_HEAD);
+        } else {
+            String seq = req.query.get("seq");
+            long delayNanos;
+            try {
+                delayNanos = parseDuration(req.query.getOrDefault("delay", "0s"));
+                if (delayNanos < 0 || delayNanos > MAX_INTERVAL_NANOS || (seq != null && !seq.matches("[0-9]{1,18}"))) {
+                    throw new IllegalArgumentException("out of range");
+                }
+            } catch (IllegalArgumentException e) {
+                simple(out, 400, "Bad Request", "bad parameters: " + e.getMessage() + "\n", req.keepAlive);
+                return req.keepAlive;
+            }
+            // The arrival index is taken before the delay: it records the order requests reached us.
+            long served = seq == null ? -1 : seqServed.getAndIncrement();
+            if ("1".equals(req.query.get("gate")) && !gate.get().await(GATE_MAX_SECONDS, TimeUnit.SECONDS)) {
+                simple(out, 503, "Service Unavailable", "gate stayed closed for " + GATE_MAX_SECONDS + " s\n", req.keepAlive);
+                return req.keepAlive;
+            }
+            sleepUntil(System.nanoTime() + delayNanos);
+            out.write(ONE_K_HEAD);
+            if (seq != null) {
+                out.write(ascii("X-Seq: " + seq + "\r\nX-Served-Index: " + served + "\r\n"));
+            }
+        }
+        out.write(req.keepAlive ? CRLF : CONNECTION_CLOSE);
+        if (!head) {
+            out.write(ONE_K_BODY);
+        }
+        out.flush();
         return req.keepAlive;
     }
 

@@ -5,11 +5,14 @@
 # (bench/FakeUpstream.java), the proxy (Shaper.java) and nginx (1 worker, keepalive upstream) in
 # front of that same upstream. Measures RPS and p50/p99 with wrk, per-event SSE delay with
 # bench/SseProbe.java, and the proxy JVM's RSS; prints the report and writes BENCHMARKS.md.
+# Two sections start proxies of their own: admission (limited vs passthrough route in one
+# process) and queue10k (10,000 clients queued behind a limit of 4, bench/QueueFlood.java).
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse"); each NAME is a
-#                          function section_NAME below. Memory is always sampled and reported.
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission queue10k");
+#                          each NAME is a function section_NAME below. Memory is always sampled and
+#                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
 #   BENCH_DURATION         seconds per wrk run (12; quick 4)
 #   BENCH_CONNECTIONS      wrk concurrencies (default "16 128")
@@ -21,8 +24,17 @@
 #   BENCH_PROXY_LOG        where the proxy's per-exchange log goes (default /dev/null)
 #   BENCH_OUT              report path (default BENCHMARKS.md at the repo root; "-" = don't write)
 #   BENCH_NOTE             a line quoted at the top of the report (e.g. "Trial run on a shared machine")
+#   BENCH_ADMISSION_CONNECTIONS  wrk connections for the admission rows (16), BENCH_ADMISSION_ROUNDS
+#                          runs per route, order alternating (2), BENCH_ADMISSION_WARMUP seconds per
+#                          route before them (5; quick 2)
+#   BENCH_QUEUE_N          clients of the queue section (10000), BENCH_QUEUE_DELAY upstream delay per
+#                          request (5ms), BENCH_QUEUE_GAP pause between sends (1ms),
+#                          BENCH_QUEUE_TIMEOUT seconds the client waits for all answers (300),
+#                          BENCH_QUEUE_STALL seconds without a new answer before it gives up (30),
+#                          BENCH_QUEUE_JAVA_OPTIONS extra JVM flags for that proxy only, appended
+#                          after Shaper.java's own (e.g. "-Xmx512m"; default none)
 #   BENCH_STRICT=1         exit 1 when a target fails (default: exit 0 once the measurements ran)
-#   BENCH_MAX_SECONDS      budget for the whole run (1200; quick 300)
+#   BENCH_MAX_SECONDS      budget for the whole run (1500; quick 480)
 # Raw tool output stays in bench/results/last/ (git-ignored).
 #
 # Adding a measurement: write section_NAME() using wrk_run / md / check / rss_sample and the
@@ -37,9 +49,9 @@ RES=$BENCH/results/last
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-  dw=3 dd=4 de=20 dm=300 dwo=1 dset=1
+  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=2
 else
-  dw=10 dd=12 de=100 dm=1200 dwo=2 dset=3
+  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5
 fi
 WARMUP=${BENCH_WARMUP:-$dw}
 WARMUP_OTHERS=$dwo
@@ -47,7 +59,7 @@ DURATION=${BENCH_DURATION:-$dd}
 CONNECTIONS=${BENCH_CONNECTIONS:-"16 128"}
 THREADS=${BENCH_THREADS:-2}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission queue10k"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -58,9 +70,21 @@ NOTE=${BENCH_NOTE:-}
 STRICT=${BENCH_STRICT:-0}
 MAX_SECONDS=${BENCH_MAX_SECONDS:-$dm}
 IDLE_SETTLE=$dset
+ADM_CONNECTIONS=${BENCH_ADMISSION_CONNECTIONS:-16}
+ADM_ROUNDS=${BENCH_ADMISSION_ROUNDS:-2}
+ADM_WARMUP=${BENCH_ADMISSION_WARMUP:-$daw}
+QUEUE_N=${BENCH_QUEUE_N:-10000}
+QUEUE_DELAY=${BENCH_QUEUE_DELAY:-5ms}
+QUEUE_GAP=${BENCH_QUEUE_GAP:-1ms}
+QUEUE_TIMEOUT=${BENCH_QUEUE_TIMEOUT:-300}
+QUEUE_STALL=${BENCH_QUEUE_STALL:-30}
+QUEUE_JAVA_OPTIONS=${BENCH_QUEUE_JAVA_OPTIONS:-}
 
 declare -A M=()   # measurements: M[http.proxy.16.rps], M[sse.direct.p99_us], M[rss.idle.kb] ...
 UP_PORT="" PROXY_PORT="" NGINX_PORT="" UP_PID="" PROXY_PID="" NGINX_PID="" NGINX_BIN=""
+ADM_PORT="" ADM_PID="" QPROXY_PORT="" QPROXY_PID="" QUP_PORT=""
+LAUNCHED_PID="" LAUNCHED_PORT="" LAUNCHED_STARTED=""
+LAUNCH_JBANG_OPTS=()
 HZ=$(getconf CLK_TCK)
 
 # --- the three paths -----------------------------------------------------------------------
@@ -69,6 +93,8 @@ target_url() {
     direct) echo "http://127.0.0.1:$UP_PORT" ;;
     nginx) echo "http://127.0.0.1:$NGINX_PORT" ;;
     proxy) echo "http://127.0.0.1:$PROXY_PORT" ;;
+    admission) echo "http://127.0.0.1:$ADM_PORT" ;;
+    queue) echo "http://127.0.0.1:$QPROXY_PORT" ;;
     *) die "unknown target $1 (expected direct, nginx or proxy)" ;;
   esac
 }
@@ -79,6 +105,8 @@ target_pids() {
     direct) echo "$UP_PID" ;;
     nginx) echo "$NGINX_PID" $(pgrep -P "$NGINX_PID") ;;
     proxy) echo "$PROXY_PID" ;;
+    admission) echo "$ADM_PID" ;;
+    queue) echo "$QPROXY_PID" ;;
   esac
 }
 
@@ -94,43 +122,60 @@ cpu_ticks() {
 # upstream_stat connections|requests: the fake upstream's counter (this query's connection included).
 upstream_stat() { curl -fs --max-time 2 "$(target_url direct)/__stats" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 
-start_upstream() {
-  ./jbang bench/FakeUpstream.java -port 0 >"$RES/upstream.log" 2>&1 &
-  local pid=$! i
+# launch_upstream LOG: starts a fake upstream on a free port; sets LAUNCHED_PID and LAUNCHED_PORT.
+launch_upstream() {
+  local log=$1 pid i port=""
+  : >"$log"
+  ./jbang bench/FakeUpstream.java -port 0 >"$log" 2>&1 &
+  pid=$!
   own "$pid"
-  UP_PID=$pid
   for ((i = 0; i < 600; i++)); do
-    UP_PORT=$(sed -n 's/^fake-upstream listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$RES/upstream.log")
-    [ -n "$UP_PORT" ] && break
-    alive "$pid" || die "fake upstream exited: $(tail -5 "$RES/upstream.log")"
+    port=$(sed -n 's/^fake-upstream listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
+    [ -n "$port" ] && break
+    alive "$pid" || die "fake upstream exited: $(tail -5 "$log")"
     sleep 0.1
   done
-  [ -n "$UP_PORT" ] || die "fake upstream did not start within 60 s"
-  wait_http "$(target_url direct)/1k" "$pid" 10 || die "fake upstream does not answer /1k"
-  log "fake upstream pid $pid on 127.0.0.1:$UP_PORT"
+  [ -n "$port" ] || die "fake upstream did not start within 60 s"
+  wait_http "http://127.0.0.1:$port/1k" "$pid" 10 || die "fake upstream does not answer /1k"
+  LAUNCHED_PID=$pid LAUNCHED_PORT=$port
 }
 
-start_proxy() {
-  local attempt port pid health
+start_upstream() {
+  launch_upstream "$RES/upstream.log"
+  UP_PID=$LAUNCHED_PID UP_PORT=$LAUNCHED_PORT
+  log "fake upstream pid $UP_PID on 127.0.0.1:$UP_PORT"
+}
+
+# launch_proxy NAME UPSTREAM_URL LOG FLAG...: starts Shaper.java on a free port with the flags (and
+# the jbang options in LAUNCH_JBANG_OPTS), stdout to LOG and stderr to RES/NAME.err; sets LAUNCHED_PORT, LAUNCHED_PID (the JVM, as its
+# health answer reports it: RSS is read there) and LAUNCHED_STARTED (the PID to stop).
+launch_proxy() {
+  local name=$1 upstream=$2 plog=$3 attempt port pid health hpid
+  shift 3
   for attempt in 1 2 3; do
     port=$(free_port) || die "no free port"
-    # shellcheck disable=SC2086 # PROXY_ARGS is a space-separated flag list
-    ./jbang Shaper.java -upstream "$(target_url direct)" -bind "127.0.0.1:$port" $PROXY_ARGS >"$PROXY_LOG" 2>"$RES/proxy.err" &
+    ./jbang "${LAUNCH_JBANG_OPTS[@]}" Shaper.java -upstream "$upstream" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
     pid=$!
     own "$pid"
     if wait_http "http://127.0.0.1:$port/__shaper/health" "$pid" 120; then
-      PROXY_PORT=$port
       health=$(curl -fs --max-time 2 "http://127.0.0.1:$port/__shaper/health")
-      PROXY_PID=$(printf '%s' "$health" | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
-      [ "$PROXY_PID" = "$pid" ] || log "note: health reports pid $PROXY_PID, started pid $pid (RSS is read from $PROXY_PID)"
-      [ -r "/proc/$PROXY_PID/status" ] || die "proxy pid $PROXY_PID has no /proc entry"
-      log "proxy pid $PROXY_PID on 127.0.0.1:$PROXY_PORT"
+      hpid=$(printf '%s' "$health" | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
+      [ "$hpid" = "$pid" ] || log "note: $name health reports pid $hpid, started pid $pid (RSS is read from $hpid)"
+      [ -r "/proc/$hpid/status" ] || die "$name pid $hpid has no /proc entry"
+      LAUNCHED_PORT=$port LAUNCHED_PID=$hpid LAUNCHED_STARTED=$pid
       return 0
     fi
-    log "proxy did not come up on port $port (attempt $attempt): $(tail -3 "$RES/proxy.err")"
+    log "$name did not come up on port $port (attempt $attempt): $(tail -3 "$RES/$name.err")"
     stop_pid "$pid"
   done
-  die "proxy failed to start (see $RES/proxy.err)"
+  die "$name failed to start (see $RES/$name.err)"
+}
+
+start_proxy() {
+  # shellcheck disable=SC2086 # PROXY_ARGS is a space-separated flag list
+  launch_proxy proxy "$(target_url direct)" "$PROXY_LOG" $PROXY_ARGS
+  PROXY_PORT=$LAUNCHED_PORT PROXY_PID=$LAUNCHED_PID
+  log "proxy pid $PROXY_PID on 127.0.0.1:$PROXY_PORT"
 }
 
 start_nginx() {
@@ -186,11 +231,11 @@ EOF
 }
 
 # --- measurements --------------------------------------------------------------------------
-# wrk_run NAME TARGET CONNECTIONS SECONDS: prints the WRK_RESULT line plus cpu_us_per_req (CPU of
-# the target's processes per request) and upstream_conns (connections the upstream accepted
-# meanwhile); raw output kept in RES.
+# wrk_run NAME TARGET CONNECTIONS SECONDS [PATH]: loads PATH (default /1k); prints the WRK_RESULT
+# line plus cpu_us_per_req (CPU of the target's processes per request) and upstream_conns
+# (connections the upstream accepted meanwhile); raw output kept in RES.
 wrk_run() {
-  local name=$1 target=$2 c=$3 secs=$4 out line pids cpu0 cpu1 conns0 conns1
+  local name=$1 target=$2 c=$3 secs=$4 path=${5:-/1k} out line pids cpu0 cpu1 conns0 conns1
   out="$RES/wrk-$name-$target-c$c.txt"
   pids=$(target_pids "$target")
   # shellcheck disable=SC2086
@@ -198,7 +243,7 @@ wrk_run() {
   conns0=$(upstream_stat connections)
   # wrk refuses more threads than connections.
   if ! run_bounded $((secs + 30)) wrk -t"$((THREADS < c ? THREADS : c))" -c"$c" -d"${secs}s" --timeout 5s --latency \
-      -s "$BENCH/wrk-report.lua" "$(target_url "$target")/1k" >"$out" 2>&1; then
+      -s "$BENCH/wrk-report.lua" "$(target_url "$target")$path" >"$out" 2>&1; then
     log "wrk $name $target c=$c failed: $(tail -2 "$out")"
     return 1
   fi
@@ -341,6 +386,200 @@ section_sse() {
   fi
 }
 
+# --- admission overhead --------------------------------------------------------------------
+# A proxy of its own with one limited route whose limit (64) exceeds the connections, so no
+# request ever waits: limited vs passthrough rows differ only by taking and returning a slot.
+section_admission() {
+  local c=$ADM_CONNECTIONS limit round order route path line rps p50 p99 errs started
+  limit=$((c > 64 ? c : 64))
+  launch_proxy admission-proxy "$(target_url direct)" /dev/null -limit "GET /limited/1k:$limit" -release-cooldown 0
+  ADM_PORT=$LAUNCHED_PORT ADM_PID=$LAUNCHED_PID started=$LAUNCHED_STARTED
+  log "admission: proxy pid $ADM_PID on 127.0.0.1:$ADM_PORT (-limit 'GET /limited/1k:$limit' -release-cooldown 0)"
+  for route in limited passthrough; do
+    wrk_run admission-warmup-$route admission "$c" "$ADM_WARMUP" "$(adm_path $route)" >/dev/null ||
+      log "admission: warm-up of $route failed"
+  done
+  md "## Admission overhead: limited vs passthrough route" "" \
+    "One proxy process, started for this section: \`-limit 'GET /limited/1k:$limit' -release-cooldown 0\` (default pool otherwise)." \
+    "\`GET /limited/1k\` takes and returns a slot of a $limit-slot limiter; \`GET /1k\` is passthrough; the upstream answers both with the same 1 KiB body." \
+    "$limit slots ≥ $c connections, so no request ever waits: the difference is the cost of admission itself." \
+    "wrk, c=$c, $THREADS threads, ${DURATION}s per run, after ${ADM_WARMUP}s of warm-up per route; rounds alternate the order (ABBA) to cancel drift." "" \
+    "| round | route | RPS | p50 | p99 | max | CPU/req | errors |" "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for ((round = 1; round <= ADM_ROUNDS; round++)); do
+    if ((round % 2 == 1)); then order="passthrough limited"; else order="limited passthrough"; fi
+    for route in $order; do
+      path=$(adm_path "$route")
+      log "admission: round $round $route ($path) at c=$c for ${DURATION}s"
+      if ! line=$(wrk_run "admission-$route-r$round" admission "$c" "$DURATION" "$path"); then
+        md "| $round | $route | failed | | | | | |"
+        continue
+      fi
+      rps=$(kv rps "$line"); p50=$(kv p50_us "$line"); p99=$(kv p99_us "$line")
+      errs=$(($(kv socket_errors "$line") + $(kv non2xx "$line")))
+      M[adm.$route.n]=$((${M[adm.$route.n]:-0} + 1))
+      M[adm.$route.rps]=$(calc "${M[adm.$route.rps]:-0} + $rps" 1)
+      M[adm.$route.p50_us]=$((${M[adm.$route.p50_us]:-0} + p50))
+      M[adm.$route.p99_us]=$((${M[adm.$route.p99_us]:-0} + p99))
+      M[adm.$route.errors]=$((${M[adm.$route.errors]:-0} + errs))
+      md "| $round | $route | $(fmt_rps "$rps") | $(fmt_us "$p50") | $(fmt_us "$p99") | $(fmt_us "$(kv max_us "$line")") | $(fmt_us "$(kv cpu_us_per_req "$line")") | $errs |"
+      log "admission: $route rps=$(fmt_rps "$rps") p50=$(fmt_us "$p50") p99=$(fmt_us "$p99") errors=$errs"
+    done
+  done
+  md ""
+  rss_of "$ADM_PID" "admission proxy after load"
+  stop_pid "$started"
+  ADM_PID=""
+  local n_l=${M[adm.limited.n]:-0} n_p=${M[adm.passthrough.n]:-0}
+  if [ "$n_l" = 0 ] || [ "$n_p" = 0 ]; then
+    md "- not measured: a route has no successful run" ""
+    check "admission overhead (limited / passthrough RPS, c=$c)" "reported" "not measured" "n/a"
+    return
+  fi
+  local rl rp ratio a50 a99
+  rl=$(calc "${M[adm.limited.rps]} / $n_l" 1); rp=$(calc "${M[adm.passthrough.rps]} / $n_p" 1)
+  ratio=$(calc "$rl / $rp")
+  a50=$(( ${M[adm.limited.p50_us]} / n_l - ${M[adm.passthrough.p50_us]} / n_p ))
+  a99=$(( ${M[adm.limited.p99_us]} / n_l - ${M[adm.passthrough.p99_us]} / n_p ))
+  M[adm.ratio]=$ratio; M[adm.added.p50_us]=$a50; M[adm.added.p99_us]=$a99
+  md "- mean of $n_l run(s) per route: limited $(fmt_rps "$rl") RPS, passthrough $(fmt_rps "$rp") RPS: limited / passthrough = **${ratio}×**" \
+    "- latency added by admission (mean limited − mean passthrough): p50 **$(fmt_us "$a50")**, p99 **$(fmt_us "$a99")**" ""
+  local errs_total=$(( ${M[adm.limited.errors]} + ${M[adm.passthrough.errors]} ))
+  # No target for the overhead itself: the row records it; errors fail it.
+  check "admission overhead (limited / passthrough RPS, c=$c)" "reported; no errors" \
+    "${ratio}×, added p50 $(fmt_us "$a50"), p99 $(fmt_us "$a99"), $errs_total errors" \
+    "$([ "$errs_total" = 0 ] && echo PASS || echo FAIL)"
+}
+
+adm_path() { case $1 in limited) echo /limited/1k ;; passthrough) echo /1k ;; esac; }
+
+# rss_of PID LABEL: a row in the memory table for a process other than the main proxy.
+rss_of() {
+  local kb hwm
+  kb=$(proc_kb "$1" VmRSS); hwm=$(proc_kb "$1" VmHWM)
+  [ -n "$kb" ] || return 0
+  RSS_ROWS+=("| $2 | $(fmt_mb "$kb") | $(fmt_mb "$hwm") |")
+}
+
+# --- 10,000 queued clients -----------------------------------------------------------------
+# A proxy of its own (-limit-all -concurrency 4, no cooldown, no queue timeout) in front of an
+# upstream of its own; bench/QueueFlood.java holds the first 4 at the upstream's gate, queues
+# everyone else, samples the proxy's RSS and heap, opens the gate and checks order and completeness.
+section_queue10k() {
+  local n=$QUEUE_N need hard up_started px_started line title
+  title="## $n queued clients behind a limit of 4"
+  need=$((n + 1024))
+  hard=$(ulimit -Hn)
+  if [ "$hard" != unlimited ] && [ "$hard" -lt "$need" ]; then
+    md "$title" "" "- skipped: \`ulimit -Hn\` is $hard, the client and the proxy each need $need descriptors." ""
+    check "queue$n: all served" "$n / $n" "skipped (ulimit -Hn $hard)" "n/a"
+    return
+  fi
+  # The proxy and the client inherit this soft limit (the hard one caps it).
+  if [ "$(ulimit -Sn)" != unlimited ] && [ "$(ulimit -Sn)" -lt "$need" ]; then
+    ulimit -Sn "$([ "$hard" = unlimited ] && echo $((need * 2)) || echo "$hard")" || die "cannot raise ulimit -n to $need"
+  fi
+  launch_upstream "$RES/queue10k-upstream.log"
+  QUP_PORT=$LAUNCHED_PORT up_started=$LAUNCHED_PID
+  LAUNCH_JBANG_OPTS=()
+  [ -n "$QUEUE_JAVA_OPTIONS" ] && LAUNCH_JBANG_OPTS=("--java-options=$QUEUE_JAVA_OPTIONS")
+  launch_proxy queue10k-proxy "http://127.0.0.1:$QUP_PORT" "$RES/queue10k-proxy.log" \
+    -limit-all=true -concurrency 4 -release-cooldown 0 -queue-timeout 0
+  LAUNCH_JBANG_OPTS=()
+  QPROXY_PORT=$LAUNCHED_PORT QPROXY_PID=$LAUNCHED_PID px_started=$LAUNCHED_STARTED
+  local jvm_flags
+  jvm_flags=$(tr '\0' '\n' <"/proc/$QPROXY_PID/cmdline" | grep -E '^-X' | tr '\n' ' ' | sed 's/ $//')
+  log "queue10k: upstream 127.0.0.1:$QUP_PORT, proxy pid $QPROXY_PID on 127.0.0.1:$QPROXY_PORT (ulimit -n $(ulimit -Sn); $jvm_flags)"
+  # Warms the queue path (c=16 over 4 slots: most requests wait) before the flood.
+  wrk_run queue10k-warmup queue 16 "$WARMUP_OTHERS" /queue/1k >/dev/null || log "queue10k: warm-up failed"
+  local bound=$((QUEUE_TIMEOUT + 180))
+  log "queue10k: $n clients, upstream delay $QUEUE_DELAY, send gap $QUEUE_GAP (bound ${bound}s)"
+  run_bounded "$bound" ./jbang bench/QueueFlood.java -proxy "http://127.0.0.1:$QPROXY_PORT" -upstream "http://127.0.0.1:$QUP_PORT" \
+    -n "$n" -path /queue/1k -delay "$QUEUE_DELAY" -gap "$QUEUE_GAP" -limit 4 -proxy-pid "$QPROXY_PID" \
+    -timeout "${QUEUE_TIMEOUT}s" -stall "${QUEUE_STALL}s" -dump "$RES/queue10k-order.csv" \
+    >"$RES/queue10k.txt" 2>"$RES/queue10k.err" || log "queue10k: client failed: $(tail -3 "$RES/queue10k.err")"
+  line=$(grep -m1 '^FLOOD_RESULT ' "$RES/queue10k.txt")
+  local proxy_alive=yes oom
+  alive "$QPROXY_PID" || proxy_alive=no
+  oom=$(grep -c 'OutOfMemoryError' "$RES/queue10k-proxy.err" 2>/dev/null)
+  rss_of "$QPROXY_PID" "queue$n proxy at the end (flood connections closed)"
+  stop_pid "$px_started"
+  stop_pid "$up_started"
+  QPROXY_PID=""
+  md "$title" "" \
+    "A proxy and a fake upstream of their own: \`-limit-all=true -concurrency 4 -release-cooldown 0 -queue-timeout 0\`, JVM flags \`$jvm_flags\`." \
+    "\`bench/QueueFlood.java\` closes the upstream's gate (the first 4 admitted requests wait there, so every later one queues in the proxy)," \
+    "opens $n keep-alive connections, then sends request i = \`GET /queue/1k?seq=i&delay=$QUEUE_DELAY&gate=1\` on connection i, in order from one thread, each $QUEUE_GAP after the previous." \
+    "Once the kernel holds no unread request for the proxy (all read, so all queued) it measures the proxy's CPU for 2 s of pure waiting, samples RSS and heap" \
+    "(\`jstat -gc\`), opens the gate and reads every response (giving up after ${QUEUE_STALL}s without a new one). The upstream answers each after $QUEUE_DELAY" \
+    "and numbers requests in arrival order (\`X-Served-Index\`). Inversions: pairs that reached the upstream against send order;" \
+    "\"far\" ones are 4 or more positions apart (requests admitted together may reach the upstream in any order; farther means one overtook the queue)." \
+    "Per-request data: \`bench/results/last/queue10k-order.csv\`." ""
+  if [ -z "$line" ]; then
+    md "- **failed:** no result from the client (see bench/results/last/queue10k.err): $(tail -2 "$RES/queue10k.err" | tr '\n' ' ')" ""
+    check "queue$n: all served" "$n / $n" "not measured" "FAIL"
+    return
+  fi
+  local k
+  for k in n connected sent ok errors timed_out stalled proxy_health_after connect_s send_s read_all_s unread_at_sample proxy_connections_at_sample \
+      proxy_cpu_queued_pct answered_while_gated upstream_inflight_gated drain_s total_s drain_rps inversions far_inversions \
+      max_displacement duplicate_indexes upstream_inflight_peak upstream_seq_served error_kinds \
+      rss_before_kb hwm_before_kb rss_connected_kb hwm_connected_kb rss_queued_kb hwm_queued_kb rss_end_kb hwm_end_kb \
+      heap_queued_used_mb heap_queued_committed_mb full_gcs_queued heap_end_used_mb heap_end_committed_mb full_gcs_end; do
+    M[q.$k]=$(kv "$k" "$line")
+  done
+  local queued=$(( ${M[q.sent]} - ${M[q.unread_at_sample]} - ${M[q.answered_while_gated]} - ${M[q.upstream_inflight_gated]} )) ceiling outcome read_all
+  ceiling=$(awk -v d="$QUEUE_DELAY" 'BEGIN { ms = d + 0; if (d ~ /us$|µs$/) ms /= 1000; else if (d !~ /ms$/ && d ~ /s$/) ms *= 1000; if (ms > 0) printf "%.0f", 4000 / ms; else print "?" }')
+  read_all="${M[q.read_all_s]} s"
+  [ "${M[q.unread_at_sample]}" = 0 ] || read_all="**no**: ${M[q.unread_at_sample]} connections still had unread requests after ${M[q.read_all_s]} s"
+  outcome="all answered"
+  [ "${M[q.stalled]}" = true ] && outcome="**stalled**: no new answer for ${QUEUE_STALL}s"
+  [ "${M[q.timed_out]}" = true ] && outcome="**timed out** after ${QUEUE_TIMEOUT}s"
+  md "| measure | value |" "| --- | ---: |" \
+    "| clients connected / requests sent | ${M[q.connected]} / ${M[q.sent]} |" \
+    "| answered 200 | **${M[q.ok]}** ($outcome) |" \
+    "| errors | ${M[q.errors]} (${M[q.error_kinds]}) |" \
+    "| connect all / send all | ${M[q.connect_s]} s / ${M[q.send_s]} s |" \
+    "| all requests read by the proxy, after the last send | $read_all |" \
+    "| at the sample: connections at the proxy / in flight at the upstream / queued in the proxy | ${M[q.proxy_connections_at_sample]} / ${M[q.upstream_inflight_gated]} / $queued |" \
+    "| proxy CPU while they wait (nothing else happening) | ${M[q.proxy_cpu_queued_pct]}% of a core |" \
+    "| proxy RSS (peak): before the flood | $(fmt_mb "${M[q.rss_before_kb]}") ($(fmt_mb "${M[q.hwm_before_kb]}")) |" \
+    "| proxy RSS (peak): $n connections open, idle | $(fmt_mb "${M[q.rss_connected_kb]}") ($(fmt_mb "${M[q.hwm_connected_kb]}")) |" \
+    "| proxy RSS (peak): $queued queued | **$(fmt_mb "${M[q.rss_queued_kb]}")** ($(fmt_mb "${M[q.hwm_queued_kb]}")) |" \
+    "| proxy heap used / committed, full GCs: $queued queued | ${M[q.heap_queued_used_mb]} MB / ${M[q.heap_queued_committed_mb]} MB, ${M[q.full_gcs_queued]} |" \
+    "| drain after the gate opened (total from first send) | ${M[q.drain_s]} s (${M[q.total_s]} s) |" \
+    "| drain throughput (ceiling: 4 slots / $QUEUE_DELAY) | $(fmt_rps "${M[q.drain_rps]}") req/s ($ceiling) |" \
+    "| upstream peak in flight | **${M[q.upstream_inflight_peak]}** |" \
+    "| requests that reached the upstream (a retry would add) | ${M[q.upstream_seq_served]} |" \
+    "| inversions: all / far (≥ 4 apart) | ${M[q.inversions]} / **${M[q.far_inversions]}** |" \
+    "| max displacement (arrival rank − send rank) | ${M[q.max_displacement]} |" \
+    "| proxy RSS (peak) after the drain, connections still open | $(fmt_mb "${M[q.rss_end_kb]}") ($(fmt_mb "${M[q.hwm_end_kb]}")) |" \
+    "| proxy heap used / committed, full GCs: after the drain | ${M[q.heap_end_used_mb]} MB / ${M[q.heap_end_committed_mb]} MB, ${M[q.full_gcs_end]} |" \
+    "| proxy answers \`/__shaper/health\` afterwards / process alive | ${M[q.proxy_health_after]} / $proxy_alive |" \
+    "| \`OutOfMemoryError\` lines in the proxy's stderr | ${oom:-0} |" ""
+  if grep -q '^FLOOD_ERROR' "$RES/queue10k.txt"; then
+    md "First errors (of ${M[q.errors]}):" "" '```' "$(grep -m10 '^FLOOD_ERROR' "$RES/queue10k.txt" | cut -c1-300)" '```' ""
+  fi
+  if [ -s "$RES/queue10k-proxy.err" ]; then
+    md "Proxy stderr, distinct lines without stack frames (full: \`bench/results/last/queue10k-proxy.err\`):" "" '```' \
+      "$(grep -v '^[[:space:]]*at ' "$RES/queue10k-proxy.err" | sed 's/^[A-Z][a-z][a-z] [0-9].* [AP]M //' | sort | uniq -c | sort -rn | head -8 | cut -c1-300)" '```' ""
+  fi
+  log "queue10k: ok=${M[q.ok]}/$n errors=${M[q.errors]} (${M[q.error_kinds]}) stalled=${M[q.stalled]} peak_inflight=${M[q.upstream_inflight_peak]} inversions=${M[q.inversions]} far=${M[q.far_inversions]} rss_queued=$(fmt_mb "${M[q.rss_queued_kb]}") hwm=$(fmt_mb "${M[q.hwm_end_kb]}") heap=${M[q.heap_queued_used_mb]}MB cpu=${M[q.proxy_cpu_queued_pct]}% oom=${oom:-0}"
+  check "queue$n: all served" "$n / $n" "${M[q.ok]} / $n (${M[q.errors]} errors; ${outcome//\*/})" "$(passfail "${M[q.ok]} == $n")"
+  check "queue$n: upstream peak in flight" "≤ 4" "${M[q.upstream_inflight_peak]}" \
+    "$(passfail "${M[q.upstream_inflight_peak]} >= 0 && ${M[q.upstream_inflight_peak]} <= 4")"
+  local heap_note=""
+  [ "${oom:-0}" -gt 0 ] && heap_note="; but the JVM heap (${M[q.heap_queued_committed_mb]} MB) ran out: OutOfMemoryError"
+  check "queue$n: proxy RSS with $queued queued" "≤ 1 GB" "$(fmt_mb "${M[q.rss_queued_kb]}") (peak $(fmt_mb "${M[q.hwm_end_kb]}"))$heap_note" \
+    "$(passfail "${M[q.hwm_end_kb]} > 0 && ${M[q.hwm_end_kb]} <= 1024 * 1024")"
+  if [ "${M[q.ok]}" -lt 2 ]; then
+    check "queue$n: FIFO (no inversion ≥ 4 apart)" "0" "not measured (${M[q.ok]} answered)" "n/a"
+  else
+    check "queue$n: FIFO (no inversion ≥ 4 apart)" "0" \
+      "${M[q.far_inversions]} over ${M[q.ok]} answers (all inversions ${M[q.inversions]}, max displacement ${M[q.max_displacement]})" \
+      "$(passfail "${M[q.far_inversions]} == 0")"
+  fi
+}
+
 # Always last: the samples taken so far plus one at the end of the run.
 report_memory() {
   rss_sample "end of run (after all load)" end
@@ -418,7 +657,7 @@ main() {
 
   ensure_tools wrk:wrk nginx:nginx curl:curl
   log "building the scripts (first run downloads dependencies)"
-  for s in Shaper.java bench/FakeUpstream.java bench/SseProbe.java; do
+  for s in Shaper.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java; do
     run_bounded 900 ./jbang build "$s" >>"$RES/build.log" 2>&1 || die "build of $s failed (see $RES/build.log)"
   done
 
