@@ -481,7 +481,9 @@ section_queue10k() {
   launch_upstream "$RES/queue10k-upstream.log"
   QUP_PORT=$LAUNCHED_PORT up_started=$LAUNCHED_PID
   LAUNCH_JBANG_OPTS=()
-  [ -n "$QUEUE_JAVA_OPTIONS" ] && LAUNCH_JBANG_OPTS=("--java-options=$QUEUE_JAVA_OPTIONS")
+  local w
+  # One --java-options per flag: jbang passes each value to java as a single argument.
+  for w in $QUEUE_JAVA_OPTIONS; do LAUNCH_JBANG_OPTS+=("--java-options=$w"); done
   launch_proxy queue10k-proxy "http://127.0.0.1:$QUP_PORT" "$RES/queue10k-proxy.log" \
     -limit-all=true -concurrency 4 -release-cooldown 0 -queue-timeout 0
   LAUNCH_JBANG_OPTS=()
@@ -622,7 +624,7 @@ write_report() {
     echo "- Upstream: \`bench/FakeUpstream.java\` (raw sockets, one platform thread per connection)"
     echo "- Command: \`${cmd}bench/run.sh\` (warm-up ${WARMUP}s through the proxy; sections: $SECTIONS)"
     echo
-    echo "Reproduce: \`bench/run.sh\` (about 2.5 minutes; \`BENCH_QUICK=1\` for a 1-minute check). Settings are environment variables documented at the top of \`bench/run.sh\`; raw wrk and probe output lands in \`bench/results/last/\`."
+    echo "Reproduce: \`bench/run.sh\` (about 7 minutes; \`BENCH_QUICK=1\` about 4: it shortens the wrk and SSE runs, not the queue section). One section alone: \`BENCH_SECTIONS=\"admission queue10k\" bench/run.sh\`. Settings are environment variables documented at the top of \`bench/run.sh\`; raw wrk and probe output lands in \`bench/results/last/\`."
     echo
     echo "## Targets"
     echo
