@@ -26,7 +26,7 @@
 #   BENCH_NOTE             a line quoted at the top of the report (e.g. "Trial run on a shared machine")
 #   BENCH_ADMISSION_CONNECTIONS  wrk connections for the admission rows (16), BENCH_ADMISSION_ROUNDS
 #                          runs per route, order alternating (2), BENCH_ADMISSION_WARMUP seconds per
-#                          route before them (5; quick 2)
+#                          route before them (5; quick 3)
 #   BENCH_QUEUE_N          clients of the queue section (10000), BENCH_QUEUE_DELAY upstream delay per
 #                          request (5ms), BENCH_QUEUE_GAP pause between sends (1ms),
 #                          BENCH_QUEUE_TIMEOUT seconds the client waits for all answers (300),
@@ -49,7 +49,7 @@ RES=$BENCH/results/last
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=2
+  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=3
 else
   dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5
 fi
@@ -563,7 +563,7 @@ section_queue10k() {
   fi
   if [ -s "$RES/queue10k-proxy.err" ]; then
     md "Proxy stderr, distinct lines without stack frames (full: \`bench/results/last/queue10k-proxy.err\`):" "" '```' \
-      "$(grep -v '^[[:space:]]*at ' "$RES/queue10k-proxy.err" | sed 's/^[A-Z][a-z][a-z] [0-9].* [AP]M //' | sort | uniq -c | sort -rn | head -8 | cut -c1-300)" '```' ""
+      "$(grep -v -e '^[[:space:]]*at ' -e '^[[:space:]]*$' "$RES/queue10k-proxy.err" | sed 's/^[A-Z][a-z][a-z] [0-9].* [AP]M //' | sort | uniq -c | sort -rn | head -8 | cut -c1-300)" '```' ""
   fi
   log "queue10k: ok=${M[q.ok]}/$n errors=${M[q.errors]} (${M[q.error_kinds]}) stalled=${M[q.stalled]} peak_inflight=${M[q.upstream_inflight_peak]} inversions=${M[q.inversions]} far=${M[q.far_inversions]} rss_queued=$(fmt_mb "${M[q.rss_queued_kb]}") hwm=$(fmt_mb "${M[q.hwm_end_kb]}") heap=${M[q.heap_queued_used_mb]}MB cpu=${M[q.proxy_cpu_queued_pct]}% oom=${oom:-0}"
   check "queue$n: all served" "$n / $n" "${M[q.ok]} / $n (${M[q.errors]} errors; ${outcome//\*/})" "$(passfail "${M[q.ok]} == $n")"
