@@ -272,6 +272,7 @@ final class Forwarder {
                 early = EarlyStream.commit(res, EarlyStream.Origin.RETRY);
                 ex.status = 200;
             }
+            client.watch(); // the body is in memory (replayable), so the connection can be watched
             try {
                 BackoffWait.await(r.delay(), early, dialect, config.keepalive(), client);
             } catch (ClientGoneException e) {

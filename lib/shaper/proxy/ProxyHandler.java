@@ -84,6 +84,7 @@ public final class ProxyHandler implements Handler {
         Slots slots = null;
         Admission admission = breaker.allow();
         boolean forwarded = false;
+        ClientConnection connection = ClientConnection.of(req);
         try {
             if (admission instanceof Admission.Rejected) {
                 counters.circuitRejected();
@@ -92,7 +93,6 @@ public final class ProxyHandler implements Handler {
                 LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
                 return;
             }
-            ClientConnection connection = ClientConnection.of(req);
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
             slots = admit(cls, waiting, res, ex);
             if (slots == null) {
