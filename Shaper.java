@@ -5,7 +5,7 @@
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
 //SOURCES lib/**/*.java
-//JAVA_OPTIONS -Xms64m -Xmx192m -XX:+UseG1GC -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
+//JAVA_OPTIONS -Xms64m -Xmx640m -Xmn48m -XX:+UseG1GC -XX:GCTimeRatio=2 -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
 
 /** ai-concurrency-shaper: run {@code ./jbang Shaper.java -h} for the flags. */
 public class Shaper {
