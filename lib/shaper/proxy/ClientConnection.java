@@ -28,6 +28,16 @@ public final class ClientConnection {
     private final HelidonSocket socket;
     private boolean watching;
 
+    /**
+     * Closes the connection once its response has been written (a client that sent
+     * {@code Connection: close}); the peer sees the whole response, then end of stream.
+     */
+    public void closeAfterResponse() {
+        if (socket != null) {
+            socket.close();
+        }
+    }
+
     private ClientConnection(HelidonSocket socket) {
         this.socket = socket;
     }

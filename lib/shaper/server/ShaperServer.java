@@ -10,7 +10,6 @@ import java.util.logging.Logger;
 
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.encoding.ContentEncodingContext;
-import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
@@ -33,6 +32,7 @@ import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.ProxyHandler;
+import shaper.proxy.ClientConnection;
 import shaper.proxy.Upstream;
 import shaper.proxy.Upstreams;
 import shaper.breaker.CircuitBreaker;
@@ -163,12 +163,14 @@ public final class ShaperServer {
     /** The single route that production and tests share: every method and path goes to the mount table. */
     static void routing(HttpRouting.Builder routing, MountTable table) {
         routing.any((req, res) -> {
-            table.handle(req, res);
             if (ClientCloseRequest.asked(req.headers())) {
                 // RFC 9112 §9.6: after answering a request that says "close", the server closes.
-                // Helidon marks the response "Connection: close" but would keep reading.
-                throw new CloseConnectionException("client asked to close");
+                // Helidon marks the response "Connection: close" but would keep reading; the close
+                // must wait until the response is committed, which happens after this handler.
+                ClientConnection connection = ClientConnection.of(req);
+                res.whenSent(connection::closeAfterResponse);
             }
+            table.handle(req, res);
         });
     }
 

@@ -46,7 +46,8 @@ class BreakerGateTest {
             for (int i = 0; i < 3; i++) {
                 assertEquals(500, post(shaper, "/v1/messages", "{}").statusCode());
             }
-            assertEquals(BreakerState.OPEN, shaper.server().breaker("default").state());
+            // the breaker hears of the last failure once the response is relayed: wait for it, bounded
+            RunningShaper.await("circuit open", BOUND, () -> shaper.server().breaker("default").state() == BreakerState.OPEN);
             HttpResponse<String> rejected = post(shaper, "/v1/messages", "{}");
             assertEquals(503, rejected.statusCode());
             assertEquals("circuit open\n", rejected.body());
@@ -62,7 +63,7 @@ class BreakerGateTest {
                 }
             });
             assertEquals(4, calls.get(), "exactly one probe reached the upstream");
-            assertEquals(BreakerState.CLOSED, shaper.server().breaker("default").state());
+            RunningShaper.await("circuit closed", BOUND, () -> shaper.server().breaker("default").state() == BreakerState.CLOSED);
         }
     }
 
