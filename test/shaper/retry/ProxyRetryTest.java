@@ -163,6 +163,23 @@ class ProxyRetryTest {
     }
 
     @Test
+    void silentUpstreamIsCutOffByTheUpstreamTimeout() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
+                release.await(20, java.util.concurrent.TimeUnit.SECONDS); // never answers in time
+            });
+             RunningShaper shaper = shaper(up.url(), "-retry", "0", "-upstream-timeout", "300ms")) {
+            long start = System.nanoTime();
+            HttpResponse<String> r = post(shaper, "/v1/messages", "{}");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(502, r.statusCode());
+            assertTrue(ms < 10_000, "bounded by -upstream-timeout, took " + ms + " ms");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void errorHiddenUnder200BecomesA502ForNonStreamingClientsWithTheBodyKept() throws Exception {
         try (RunningShaper shaper = shaper(probeUrl(""), "-retry", "1")) {
             HttpResponse<String> r = post(shaper, "/sse200limit/v1/messages", "{\"stream\":false}");
