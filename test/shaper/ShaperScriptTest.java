@@ -3,8 +3,6 @@ package shaper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import shaper.testing.RunningShaper;
+import shaper.testing.TestNet;
 import shaper.testing.ScriptedUpstream;
 
 /** The README's run command, as a user types it: ./jbang Shaper.java -upstream URL. */
@@ -29,14 +28,14 @@ class ShaperScriptTest {
     void readmeRunCommandProxiesToALocalServer() throws Exception {
         Path root = ProjectRoot.find();
         Path log = Files.createTempFile("shaper-script", ".log");
-        int port = freePort();
+        int port = TestNet.freePort();
         try (ScriptedUpstream up = ScriptedUpstream.ok("hello through the shaper")) {
             Process p = new ProcessBuilder(List.of("./jbang", "Shaper.java", "-upstream", up.url(), "-bind", "127.0.0.1:" + port))
                     .directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
                 HttpClient client = HttpClient.newHttpClient();
                 URI health = URI.create("http://127.0.0.1:" + port + "/__shaper/health");
-                RunningShaper.await("shaper health", START_BOUND, () -> p.isAlive() && ok(client, health));
+                RunningShaper.await("shaper health", START_BOUND, () -> p.isAlive() && TestNet.ok(health));
                 HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/hi")).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode());
@@ -44,8 +43,8 @@ class ShaperScriptTest {
                 assertTrue(client.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString()).body()
                         .contains("\"pid\":" + p.pid()), "the JVM serving requests is the process we started");
                 RunningShaper.await("exchange logged", Duration.ofSeconds(5),
-                        () -> read(log).contains("method=GET path=/v1/hi status=200"));
-                assertTrue(read(log).contains("listening on 127.0.0.1:" + port), read(log));
+                        () -> TestNet.read(log).contains("method=GET path=/v1/hi status=200"));
+                assertTrue(TestNet.read(log).contains("listening on 127.0.0.1:" + port), TestNet.read(log));
             } finally {
                 p.destroy();
                 if (!p.waitFor(10, TimeUnit.SECONDS)) {
@@ -66,29 +65,6 @@ class ShaperScriptTest {
         assertTrue(out.contains("-bogus"), out);
     }
 
-    private static boolean ok(HttpClient client, URI uri) {
-        try {
-            return client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
 
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            return "";
-        }
-    }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 }

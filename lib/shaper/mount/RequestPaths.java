@@ -57,8 +57,12 @@ public final class RequestPaths {
         return raw.equals(literal) || decodeUnreserved(raw).equals(literal);
     }
 
-    /** Decodes escapes of unreserved characters ({@code ALPHA DIGIT - . _ ~}) only; other escapes stay. */
-    static String decodeUnreserved(String raw) {
+    /**
+     * Decodes escapes of unreserved characters ({@code ALPHA DIGIT - . _ ~}, RFC 3986 §6.2.2.2) only;
+     * other escapes (such as {@code %2F}) stay, so they never act as separators. Shared by mount
+     * matching and route matching, which must agree on what a segment is.
+     */
+    public static String decodeUnreserved(String raw) {
         if (raw.indexOf('%') < 0) {
             return raw;
         }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import shaper.mount.RequestPaths;
+
 /**
  * Canonical segments of a raw (still percent-encoded) URL path, as route matching compares them.
  *
@@ -24,7 +26,7 @@ public final class PathSegments {
         Objects.requireNonNull(rawPath, "rawPath");
         List<String> resolved = new ArrayList<>();
         for (String part : rawPath.split("/", -1)) {
-            String segment = decodeUnreserved(part);
+            String segment = RequestPaths.decodeUnreserved(part);
             if (segment.isEmpty() || segment.equals(".")) {
                 continue;
             }
@@ -45,45 +47,5 @@ public final class PathSegments {
             }
         }
         return List.copyOf(segments);
-    }
-
-    private static String decodeUnreserved(String part) {
-        if (part.indexOf('%') < 0) {
-            return part;
-        }
-        StringBuilder out = new StringBuilder(part.length());
-        for (int i = 0; i < part.length(); i++) {
-            char c = part.charAt(i);
-            if (c == '%' && i + 2 < part.length()) {
-                int hi = hex(part.charAt(i + 1));
-                int lo = hex(part.charAt(i + 2));
-                if (hi >= 0 && lo >= 0 && isUnreserved((char) (hi * 16 + lo))) {
-                    out.append((char) (hi * 16 + lo));
-                    i += 2;
-                    continue;
-                }
-            }
-            out.append(c);
-        }
-        return out.toString();
-    }
-
-    // Character.digit would also accept non-ASCII digits, which are not valid in an escape.
-    private static int hex(char c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
-    }
-
-    private static boolean isUnreserved(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '-' || c == '.' || c == '_' || c == '~';
     }
 }

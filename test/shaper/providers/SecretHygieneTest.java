@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import shaper.ProjectRoot;
 import shaper.testing.RecordedRequest;
 import shaper.testing.RunningShaper;
+import shaper.testing.TestNet;
 import shaper.testing.ScriptedUpstream;
 
 /**
@@ -40,7 +39,7 @@ class SecretHygieneTest {
 
     @Test
     void secretAppearsInNoLogLineAndNoResponseBodyUnderABurstWithErrors() throws Exception {
-        int dead = deadPort();
+        int dead = TestNet.freePort();
         try (ScriptedUpstream a = ScriptedUpstream.start((req, ex) -> {
                 if (req.target().startsWith("/v1/fail")) {
                     ex.respond(500, "{\"error\":\"upstream exploded\"}", "Content-Type: application/json");
@@ -100,7 +99,7 @@ class SecretHygieneTest {
     void secretIsNotInTheProcessArgvOfTheScript() throws Exception {
         Path root = ProjectRoot.find();
         Path log = Files.createTempFile("shaper-secret", ".log");
-        int port = deadPort();
+        int port = TestNet.freePort();
         try (ScriptedUpstream up = ScriptedUpstream.ok("through")) {
             ProcessBuilder pb = new ProcessBuilder(List.of("./jbang", "Shaper.java", "-bind", "127.0.0.1:" + port,
                     "--provider=anthropic", "-upstream", up.url(), "-prefix", "/anthropic",
@@ -110,7 +109,7 @@ class SecretHygieneTest {
             Process p = pb.start();
             try {
                 URI health = URI.create("http://127.0.0.1:" + port + "/__shaper/health");
-                RunningShaper.await("shaper health", Duration.ofSeconds(180), () -> p.isAlive() && ok(health));
+                RunningShaper.await("shaper health", Duration.ofSeconds(180), () -> p.isAlive() && TestNet.ok(health));
                 HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/anthropic/v1/messages"))
                         .header("Authorization", "Bearer " + CLIENT_OPENAI_KEY).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals("through", r.body());
@@ -120,8 +119,8 @@ class SecretHygieneTest {
                 String cmdline = Files.readString(Path.of("/proc/" + p.pid() + "/cmdline"), StandardCharsets.ISO_8859_1).replace('\0', ' ');
                 assertTrue(cmdline.contains("env:SHAPER_TEST_KEY"), "this is the shaper's JVM: " + cmdline);
                 assertFalse(cmdline.contains(SECRET), "the secret is not in argv");
-                RunningShaper.await("exchange logged", Duration.ofSeconds(5), () -> read(log).contains("path=/v1/messages status=200"));
-                assertFalse(read(log).contains(SECRET), read(log));
+                RunningShaper.await("exchange logged", Duration.ofSeconds(5), () -> TestNet.read(log).contains("path=/v1/messages status=200"));
+                assertFalse(TestNet.read(log).contains(SECRET), TestNet.read(log));
             } finally {
                 p.destroy();
                 if (!p.waitFor(10, TimeUnit.SECONDS)) {
@@ -142,29 +141,6 @@ class SecretHygieneTest {
         return b.build();
     }
 
-    private static boolean ok(URI uri) {
-        try {
-            return CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
 
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            return "";
-        }
-    }
 
-    private static int deadPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 }
