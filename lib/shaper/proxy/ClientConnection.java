@@ -2,31 +2,76 @@ package shaper.proxy;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
-import java.net.Socket;
+import java.nio.channels.SocketChannel;
 
 import io.helidon.common.socket.HelidonSocket;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;
 
 /**
- * Tells whether the client of a request is still connected while the handler is not reading or
- * writing (queued for a slot, waiting for the upstream).
+ * The client connection of one request, for the moments the handler neither reads nor writes it
+ * (queued for a slot, waiting out a retry backoff): {@link #watch()} hands the channel to the
+ * shared {@link SelectorWatch}, which notices end of stream without reading anything, and
+ * {@link #unwatch()} takes it back before the connection is used again.
  *
- * <p>Helidon offers no disconnect notification, but its sockets can watch themselves:
- * {@link HelidonSocket#idle()} starts a monitor that reads one byte ahead (handing it back to the
- * next real read) and marks the socket closed on end-of-stream. The request's connection context
- * and its socket are not public API, so they are reached by reflection; if that ever fails, {@link #isOpen()}
- * answers {@code true} and the proxy falls back to noticing the disconnect at its next write.
- *
- * <p>Only watch a connection whose request body has been read completely: the read-ahead byte
- * of an unread body would end the watch without a verdict.
+ * <p>Rules: watch only once the request body has been read completely and while nothing is
+ * written to the client; always {@link #unwatch()} before writing or returning to Helidon (the
+ * handler's {@code finally} does). Helidon exposes neither the connection context nor its
+ * channel, so both are reached by reflection; if that fails, {@link #isOpen()} answers
+ * {@code true} and a departed client is noticed at the proxy's next write instead.
  */
 public final class ClientConnection {
     private static final Field CONTEXT = field("io.helidon.webserver.http1.Http1ServerRequest", "ctx");
-    private static final Field PLAIN_SOCKET = field("io.helidon.common.socket.PlainSocket", "delegate");
+    private static final Field NIO_CHANNEL = field("io.helidon.common.socket.NioSocket", "delegate");
 
     private final HelidonSocket socket;
-    private boolean watching;
+    private final SocketChannel channel;
+    private final SelectorWatch selector;
+    private SelectorWatch.Handle watch;
+    private volatile boolean gone;
+
+    private ClientConnection(HelidonSocket socket, SocketChannel channel, SelectorWatch selector) {
+        this.socket = socket;
+        this.channel = channel;
+        this.selector = selector;
+    }
+
+    public static ClientConnection of(ServerRequest request, SelectorWatch selector) {
+        if (CONTEXT != null && NIO_CHANNEL != null) {
+            try {
+                if (CONTEXT.get(request) instanceof ConnectionContext ctx) {
+                    HelidonSocket socket = ctx.serverSocket();
+                    Object ch = NIO_CHANNEL.getDeclaringClass().isInstance(socket) ? NIO_CHANNEL.get(socket) : null;
+                    return new ClientConnection(socket, ch instanceof SocketChannel sc ? sc : null, selector);
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // unsupported socket type: cannot watch, cannot close early
+            }
+        }
+        return new ClientConnection(null, null, selector);
+    }
+
+    /** Starts watching (once). Call only when the body has been read and nothing is being written. */
+    public void watch() {
+        if (channel != null && watch == null && selector != null) {
+            watch = selector.watch(channel);
+        }
+    }
+
+    /** Ends the watch, remembering its verdict; the channel is in blocking mode again. Idempotent. */
+    public void unwatch() {
+        if (watch != null) {
+            gone |= watch.gone();
+            watch.stop();
+            gone |= watch.gone();
+            watch = null;
+        }
+    }
+
+    /** False once the client is known to have closed; true while open or when it cannot be known. */
+    public boolean isOpen() {
+        return !(gone || (watch != null && watch.gone()));
+    }
 
     /**
      * Closes the connection once its response has been written (a client that sent
@@ -35,58 +80,13 @@ public final class ClientConnection {
     public void closeAfterResponse() {
         if (socket != null) {
             socket.close();
-        }
-    }
-
-    private ClientConnection(HelidonSocket socket) {
-        this.socket = socket;
-    }
-
-    public static ClientConnection of(ServerRequest request) {
-        if (CONTEXT == null) {
-            return new ClientConnection(null);
-        }
-        try {
-            Object ctx = CONTEXT.get(request);
-            return new ClientConnection(ctx instanceof ConnectionContext c ? c.serverSocket() : null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return new ClientConnection(null);
-        }
-    }
-
-    /** Starts watching (once); afterwards {@link #isOpen()} turns false soon after the client closes. */
-    public void watch() {
-        if (socket != null && !watching && lengthenMonitor()) {
-            watching = true;
-            socket.idle();
-        }
-    }
-
-    /**
-     * Helidon's monitor gives up (and reports the socket closed) after one socket read timeout,
-     * and an unset timeout makes that a single 101 ms read. Raising an unset timeout to the
-     * maximum keeps the monitor alive for any realistic wait; reads then still block as before.
-     */
-    private boolean lengthenMonitor() {
-        if (PLAIN_SOCKET == null) {
-            return false;
-        }
-        try {
-            if (PLAIN_SOCKET.get(socket) instanceof Socket s) {
-                if (s.getSoTimeout() == 0) {
-                    s.setSoTimeout(Integer.MAX_VALUE);
-                }
-                return true;
+        } else if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // already closing
             }
-            return false;
-        } catch (ReflectiveOperationException | IOException | RuntimeException e) {
-            return false;
         }
-    }
-
-    /** False once the client is known to have closed; true while open or when it cannot be known. */
-    public boolean isOpen() {
-        return socket == null || !watching || socket.isConnected();
     }
 
     private static Field field(String className, String name) {

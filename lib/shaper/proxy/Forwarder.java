@@ -272,7 +272,9 @@ final class Forwarder {
                 early = EarlyStream.commit(res, EarlyStream.Origin.RETRY);
                 ex.status = 200;
             }
-            client.watch(); // the body is in memory (replayable), so the connection can be watched
+            if (early == null) {
+                client.watch(); // the body is in memory (replayable) and nothing is written meanwhile
+            }
             try {
                 BackoffWait.await(r.delay(), early, dialect, config.keepalive(), client);
             } catch (ClientGoneException e) {
@@ -284,6 +286,8 @@ final class Forwarder {
                 ex.clientAborted = true;
                 ex.outcome = Outcome.ABORTED;
                 return false;
+            } finally {
+                client.unwatch(); // the next attempt's answer is written to this connection
             }
             admission = breaker.allow();
             if (admission instanceof Admission.Rejected) {

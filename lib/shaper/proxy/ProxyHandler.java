@@ -37,13 +37,15 @@ public final class ProxyHandler implements Handler {
     private final ProviderLimiters limiters;
     private final Admitter admitter;
     private final CircuitBreaker breaker;
+    private final SelectorWatch clientWatch;
     private final Forwarder forwarder;
     private final ExchangeLog log;
     private final ExchangeCounters counters;
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
-                        RandomGenerator random, HeaderRewrite rewrite) {
+                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch) {
+        this.clientWatch = clientWatch;
         this.provider = provider;
         this.config = config;
         this.retry = retry;
@@ -84,7 +86,7 @@ public final class ProxyHandler implements Handler {
         Slots slots = null;
         Admission admission = breaker.allow();
         boolean forwarded = false;
-        ClientConnection connection = ClientConnection.of(req);
+        ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
             if (admission instanceof Admission.Rejected) {
                 counters.circuitRejected();
@@ -95,6 +97,7 @@ public final class ProxyHandler implements Handler {
             }
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
             slots = admit(cls, waiting, res, ex);
+            connection.unwatch();
             if (slots == null) {
                 return;
             }
@@ -114,6 +117,7 @@ public final class ProxyHandler implements Handler {
             }
             throw e;
         } finally {
+            connection.unwatch(); // before anything else touches the connection
             if (!forwarded) {
                 breaker.cancel(admission);
             }

@@ -50,12 +50,13 @@ final class WaitingRequest implements QueueWait {
         } catch (StreamCopy.SourceFailed e) {
             throw new ClientGoneException("client left while sending its body");
         }
-        if (!(body instanceof RequestBody.Streamed)) {
-            connection.watch();
-        }
         if (commentInterval.isPositive() && wantsEventStream() && !(body instanceof RequestBody.Streamed) && !saysStreamFalse()) {
             comments = EarlyStream.commit(res, EarlyStream.Origin.QUEUE);
             comments.queueComment(Duration.ZERO);
+        }
+        // A comment stream notices a departed client at its next write; a silent wait needs the watch.
+        if (comments == null && !(body instanceof RequestBody.Streamed)) {
+            connection.watch();
         }
     }
 

@@ -33,6 +33,7 @@ import shaper.observe.ExchangeLog;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.ClientConnection;
+import shaper.proxy.SelectorWatch;
 import shaper.proxy.Upstream;
 import shaper.proxy.Upstreams;
 import shaper.breaker.CircuitBreaker;
@@ -85,6 +86,7 @@ public final class ShaperServer {
         ExchangeLog log = new ExchangeLog(out);
         SystemTimeSource time = new SystemTimeSource("shaper-timer");
         DisconnectWatcher watcher = new DisconnectWatcher();
+        SelectorWatch clientWatch = new SelectorWatch();
         List<Mount> mounts = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
         for (int i = 0; i < config.providers().size(); i++) {
@@ -106,7 +108,7 @@ public final class ShaperServer {
                 closeables.add(providerLog);
             }
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
-                    breaker, upstreams, providerLog, counters, new SplittableRandom(), rewrite);
+                    breaker, upstreams, providerLog, counters, new SplittableRandom(), rewrite, clientWatch);
             mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
@@ -121,9 +123,6 @@ public final class ShaperServer {
                 .host(config.server().bind().host())
                 .port(config.server().bind().port())
                 .shutdownHook(false)
-                // Blocking sockets: their idle monitor is how a queued request notices its client left
-                // (see ClientConnection); the NIO socket's idle() does nothing.
-                .useNio(false)
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
                 .protocolsDiscoverServices(false)
@@ -135,7 +134,7 @@ public final class ShaperServer {
                 .routing(r -> routing(r, table))
                 .build()
                 .start();
-        closeables.addAll(List.of(watcher, time, log));
+        closeables.addAll(List.of(watcher, clientWatch, time, log));
         ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
         for (int i = 0; i < mounts.size(); i++) {
@@ -167,7 +166,7 @@ public final class ShaperServer {
                 // RFC 9112 §9.6: after answering a request that says "close", the server closes.
                 // Helidon marks the response "Connection: close" but would keep reading; the close
                 // must wait until the response is committed, which happens after this handler.
-                ClientConnection connection = ClientConnection.of(req);
+                ClientConnection connection = ClientConnection.of(req, null);
                 res.whenSent(connection::closeAfterResponse);
             }
             table.handle(req, res);

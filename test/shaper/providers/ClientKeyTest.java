@@ -81,8 +81,9 @@ class ClientKeyTest {
                     .header("Authorization", "Bearer " + CLIENT_KEY)).statusCode());
             assertEquals("Bearer sk-ant-provider-secret", a.onlyRequest().header("Authorization"), "auto mode: bearer for a non-Anthropic host");
             assertFalse(a.onlyRequest().headers().toString().contains(CLIENT_KEY));
+            RunningShaper.await("startup line written", java.time.Duration.ofSeconds(5),
+                    () -> shaper.stdout().contains("client keys: env:CK"));
             assertFalse(shaper.stdout().contains(CLIENT_KEY) || shaper.stderr().contains(CLIENT_KEY));
-            assertTrue(shaper.stdout().contains("client keys: env:CK"), shaper.stdout());
         }
     }
 

@@ -179,6 +179,8 @@ class MountRoutingTest {
             assertEquals("echo: hi", received.poll(5, TimeUnit.SECONDS));
             ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
             assertEquals("/v1/realtime?model=x", b.handshakes().getFirst().target());
+            RunningShaper.await("upgrade logged", java.time.Duration.ofSeconds(5),
+                    () -> !shaper.logLines("provider=openai method=GET path=/v1/realtime").isEmpty());
             assertTrue(shaper.logLines("provider=openai method=GET path=/v1/realtime").getFirst().contains("status=101"));
         }
     }

@@ -14,6 +14,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.testing.RunningShaper;
 import shaper.config.ConfigException;
 import shaper.testing.RawHttp;
 import shaper.testing.RecordedRequest;
@@ -97,8 +98,10 @@ class ProviderAuthTest {
             assertEquals("Bearer sk-openai-client-key", r.header("Authorization"));
             assertEquals("tools-2024", r.header("anthropic-beta"));
             assertTrue(shaper.stderr().contains("1 of 2 providers configured without upstream auth"), shaper.stderr());
+            // startup lines go through the asynchronous log writer: wait for them, bounded
+            RunningShaper.await("startup auth lines", java.time.Duration.ofSeconds(5),
+                    () -> shaper.stdout().contains("provider=open upstream auth disabled"));
             assertTrue(shaper.stdout().contains("provider=anthropic upstream auth bearer (auto) from env:ANT_KEY"), shaper.stdout());
-            assertTrue(shaper.stdout().contains("provider=open upstream auth disabled"), shaper.stdout());
         }
     }
 
