@@ -4,7 +4,9 @@
  * ({@link shaper.proxy.UpstreamCall}), decides retries from statuses, bounded body prefixes and early
  * SSE frames ({@link shaper.proxy.BodyPeek}), waits out backoff with keepalives
  * ({@link shaper.proxy.BackoffWait}, {@link shaper.proxy.EarlyStream}) and relays the accepted answer
- * ({@link shaper.proxy.ResponseRelay}). Around it: header hygiene ({@link shaper.proxy.HeaderPolicy}),
+ * ({@link shaper.proxy.ResponseRelay}). A request that waits has its connection watched for end of
+ * stream by one shared selector thread ({@link shaper.proxy.ClientConnection},
+ * {@link shaper.proxy.SelectorWatch}). Around it: header hygiene ({@link shaper.proxy.HeaderPolicy}),
  * raw URL joining ({@link shaper.proxy.UpstreamUris}), per-read flushing
  * ({@link shaper.proxy.StreamCopy}), upstream pools ({@link shaper.proxy.Upstream},
  * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling ({@link shaper.proxy.UpgradeTunnel}).
