@@ -7,7 +7,6 @@ import java.util.List;
 import shaper.limit.AdmissionException;
 import shaper.limit.Limiter;
 import shaper.limit.Permit;
-import shaper.limit.QueueCancelledException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
 
@@ -94,10 +93,5 @@ public final class Admitter {
     /** The slots of a request that needs none (passthrough without a global limiter, or {@code :unlimited}). */
     public Slots unlimited(AdmissionClass cls) {
         return new Slots(cls, List.of(), config);
-    }
-
-    /** For callers that must tell a cancelled wait from a timeout. */
-    public static boolean cancelled(AdmissionException e) {
-        return e instanceof QueueCancelledException;
     }
 }

@@ -84,7 +84,6 @@ final class Forwarder {
         final Exchange ex;
         final UpstreamCall call;
         final boolean replayable;
-        final boolean streamingRequest;
         RequestBody body;
         EarlyStream early;
         Admission admission;
@@ -104,7 +103,6 @@ final class Forwarder {
             this.admission = admission;
             this.call = new UpstreamCall(req, upstreams.forPath(rawPath), rawPath, config.upstreamTimeout(), rewrite);
             this.replayable = config.enabled() && !(body instanceof RequestBody.Streamed);
-            this.streamingRequest = body.bytes() != null && StreamFlag.isTrue(body.bytes());
             this.ctx = RetryContext.first(config, Instant.now());
         }
 
@@ -268,7 +266,8 @@ final class Forwarder {
 
         /** Waits out the backoff and asks the breaker again. @return true to try again */
         private boolean retryAfter(RetryDecision.Retry r) {
-            if (early == null && streamingRequest && config.keepalive().isPositive()) {
+            // Parsed only when a retry happens: the common path never reads the JSON body.
+            if (early == null && config.keepalive().isPositive() && body.bytes() != null && StreamFlag.isTrue(body.bytes())) {
                 early = EarlyStream.commit(res, EarlyStream.Origin.RETRY);
                 ex.status = 200;
             }

@@ -101,11 +101,6 @@ public record RetryConfig(
         return new Builder();
     }
 
-    /** This configuration as a builder, to change a few values. */
-    public Builder toBuilder() {
-        return new Builder(this);
-    }
-
     /** True when failed attempts may be retried at all ({@code -retry} is not 0). */
     public boolean enabled() {
         return retry != 0;
