@@ -38,6 +38,8 @@ import shaper.observe.Outcome;
 public final class UpgradeTunnel implements Http1Upgrader {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_RESPONSE_HEAD = 64 * 1024;
+    /** Bound on the upgrade handshake and on relaying a refused upgrade's body. */
+    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(60);
     private static final String BAD_GATEWAY_BODY = "bad gateway: upstream unreachable\n";
     private static final String BAD_GATEWAY = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: "
             + BAD_GATEWAY_BODY.length() + "\r\nConnection: close\r\n\r\n" + BAD_GATEWAY_BODY;
@@ -78,16 +80,20 @@ public final class UpgradeTunnel implements Http1Upgrader {
         }
         long start = System.nanoTime();
         String method = prologue.method().text();
-        Socket socket;
+        Socket socket = null;
         byte[] head;
         try {
             socket = connect(target.upstream());
+            socket.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
             socket.getOutputStream().write(requestHead(prologue, headers, target));
             socket.getOutputStream().flush();
             head = readHead(socket.getInputStream());
         } catch (IOException | RuntimeException e) {
             log.info("upstream error provider=" + target.provider() + " method=" + method + " path=" + target.rawPath()
                     + " error=" + TransportErrors.describe(e));
+            if (socket != null) {
+                closeQuietly(socket);
+            }
             writeQuietly(ctx.dataWriter(), BAD_GATEWAY);
             log.exchange(target.provider(), method, target.rawPath(), 502, System.nanoTime() - start, Outcome.FAILED);
             return new Finished();
@@ -101,25 +107,57 @@ public final class UpgradeTunnel implements Http1Upgrader {
             return new Finished();
         }
         log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, Outcome.CLEAN);
-        return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, status == 101);
+        if (status == 101) {
+            try {
+                socket.setSoTimeout(0); // an upgraded connection may idle as long as its peers like
+            } catch (IOException e) {
+                closeQuietly(socket);
+                return new Finished();
+            }
+            return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, true, -1);
+        }
+        // A refused upgrade: relay its body (its declared length, else until the upstream closes or
+        // goes quiet for HANDSHAKE_TIMEOUT), then close the client connection.
+        return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, false, contentLength(head));
     }
 
     private static Socket connect(URI upstream) throws IOException {
         boolean tls = upstream.getScheme().equalsIgnoreCase("https");
         int port = upstream.getPort() >= 0 ? upstream.getPort() : (tls ? 443 : 80);
         Socket plain = new Socket();
-        plain.setTcpNoDelay(true);
-        plain.connect(new InetSocketAddress(upstream.getHost(), port), (int) CONNECT_TIMEOUT.toMillis());
-        if (!tls) {
-            return plain;
+        try {
+            plain.setTcpNoDelay(true);
+            plain.connect(new InetSocketAddress(upstream.getHost(), port), (int) CONNECT_TIMEOUT.toMillis());
+            if (!tls) {
+                return plain;
+            }
+            plain.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
+            SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                    .createSocket(plain, upstream.getHost(), port, true);
+            SSLParameters params = ssl.getSSLParameters();
+            params.setEndpointIdentificationAlgorithm("HTTPS");
+            ssl.setSSLParameters(params);
+            ssl.startHandshake();
+            return ssl;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(plain);
+            throw e;
         }
-        SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-                .createSocket(plain, upstream.getHost(), port, true);
-        SSLParameters params = ssl.getSSLParameters();
-        params.setEndpointIdentificationAlgorithm("HTTPS");
-        ssl.setSSLParameters(params);
-        ssl.startHandshake();
-        return ssl;
+    }
+
+    /** The declared Content-Length of a response head, or -1. */
+    static long contentLength(byte[] head) {
+        for (String line : new String(head, StandardCharsets.ISO_8859_1).split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+                try {
+                    return Long.parseLong(line.substring(colon + 1).trim());
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
     }
 
     private byte[] requestHead(HttpPrologue prologue, WritableHeaders<?> headers, Target target) {
@@ -210,13 +248,16 @@ public final class UpgradeTunnel implements Http1Upgrader {
         private final DataWriter clientOut;
         private final Socket upstream;
         private final boolean bidirectional;
+        private long remaining;
         private volatile long lastActivity = System.nanoTime();
 
-        Splice(DataReader clientIn, DataWriter clientOut, Socket upstream, boolean bidirectional) {
+        /** @param remaining upstream bytes to relay before closing, or -1 for until end of stream */
+        Splice(DataReader clientIn, DataWriter clientOut, Socket upstream, boolean bidirectional, long remaining) {
             this.clientIn = clientIn;
             this.clientOut = clientOut;
             this.upstream = upstream;
             this.bidirectional = bidirectional;
+            this.remaining = remaining;
         }
 
         @Override
@@ -226,9 +267,12 @@ public final class UpgradeTunnel implements Http1Upgrader {
                 InputStream in = upstream.getInputStream();
                 byte[] buf = new byte[StreamCopy.BUFFER];
                 int n;
-                while ((n = in.read(buf)) >= 0) {
+                while (remaining != 0 && (n = in.read(buf, 0, remaining < 0 ? buf.length : (int) Math.min(buf.length, remaining))) >= 0) {
                     lastActivity = System.nanoTime();
                     clientOut.writeNow(BufferData.create(java.util.Arrays.copyOf(buf, n)));
+                    if (remaining > 0) {
+                        remaining -= n;
+                    }
                 }
             } catch (IOException | RuntimeException e) {
                 // either side closed: the tunnel's life is over

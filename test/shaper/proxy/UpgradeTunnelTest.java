@@ -54,6 +54,21 @@ class UpgradeTunnelTest {
     }
 
     @Test
+    void refusedUpgradeFromAKeepAliveUpstreamEndsAfterItsDeclaredBody() throws Exception {
+        // the upstream keeps its connection open: the relay must stop at Content-Length, not wait for a close
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> ex.respond(426, "upgrade required", "Content-Type: text/plain"));
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {
+            try (RawHttp raw = new RawHttp(shaper.port())) {
+                raw.socket().setSoTimeout(5_000);
+                raw.send("GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                        + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+                assertEquals(426, raw.readHead().status());
+                assertEquals("upgrade required", raw.readToEnd());
+            }
+        }
+    }
+
+    @Test
     void refusedUpgradeRelaysTheUpstreamAnswer() throws Exception {
         try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
                 ex.respond(403, "no websockets here", "Content-Type: text/plain");
