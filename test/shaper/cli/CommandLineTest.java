@@ -66,6 +66,13 @@ class CommandLineTest {
     }
 
     @Test
+    void logFileInAMissingDirectoryIsASemanticError() {
+        Result r = run("-upstream", "http://127.0.0.1:1", "-log-file", "/nonexistent-dir-for-shaper/x.log");
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("-log-file"), r.err());
+    }
+
+    @Test
     void helpListsTheFlagsAndExitsZero() {
         for (String h : new String[] {"-h", "-help", "--help"}) {
             Result r = run(h);

@@ -84,6 +84,23 @@ class ProxyRetryTest {
     }
 
     @Test
+    void aDiscardedAttemptIsDrainedSoItsConnectionIsReused() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
+                if (calls.incrementAndGet() <= 2) {
+                    ex.respond(503, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"busy\"}}");
+                } else {
+                    ex.respond(200, "{\"ok\":true}");
+                }
+            });
+             RunningShaper shaper = shaper(up.url())) {
+            assertEquals(200, post(shaper, "/v1/messages", "{}").statusCode());
+            assertEquals(3, calls.get());
+            assertEquals(1, up.connections(), "both failed attempts' bodies were read, so one connection served all three");
+        }
+    }
+
+    @Test
     void rateLimit422IsRetriedAndFormat422PassesThroughUntouched() throws Exception {
         try (RunningShaper shaper = shaper(probeUrl(""))) {
             assertEquals(200, post(shaper, "/flaky422/v1/messages", "{}").statusCode());

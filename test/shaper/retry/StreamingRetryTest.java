@@ -98,6 +98,18 @@ class StreamingRetryTest {
     }
 
     @Test
+    void keepaliveZeroNeverCommitsEarlySoExhaustionKeepsItsHttpStatus() throws Exception {
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> ex.respond(529,
+                "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"));
+             RunningShaper shaper = shaper(up.url(), "-retry", "2", "-retry-keepalive", "0")) {
+            HttpResponse<String> r = stream(shaper, "/v1/messages");
+            assertEquals(529, r.statusCode(), "no early 200: the client gets the upstream's own error");
+            assertTrue(r.body().contains("Overloaded"));
+            assertEquals(3, up.requests().size());
+        }
+    }
+
+    @Test
     void errorsAfterOutputStartedAreNeverRetried() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         String late = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}\n\n"
