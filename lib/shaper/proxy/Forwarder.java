@@ -102,7 +102,12 @@ final class Forwarder {
             this.early = early;
             this.admission = admission;
             this.call = new UpstreamCall(req, upstreams.forPath(rawPath), rawPath, config.upstreamTimeout(), rewrite);
-            this.replayable = config.enabled() && !(body instanceof RequestBody.Streamed);
+            // A body buffered only to wait in the queue may exceed -retry-max-body-mb: it is sent once.
+            this.replayable = config.enabled() && switch (body) {
+                case RequestBody.None none -> true;
+                case RequestBody.Buffered buffered -> buffered.bytes().length <= config.maxBodyBytes();
+                case RequestBody.Streamed streamed -> false;
+            };
             this.ctx = RetryContext.first(config, Instant.now());
         }
 

@@ -168,6 +168,36 @@ class ProxyRetryTest {
     }
 
     @Test
+    void aBodyBufferedOnlyToWaitInTheQueueIsStillNotReplayedAboveTheLimit() throws Exception {
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        String big = "{\"pad\":\"" + "x".repeat(1024 * 1024 + 10) + "\"}";
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
+                if (req.target().contains("hold")) {
+                    if (!gate.await(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                        throw new java.io.IOException("gate");
+                    }
+                    ex.respond(200, "{}");
+                    return;
+                }
+                ex.respond(503, "{\"error\":{\"type\":\"api_error\",\"message\":\"busy\"}}");
+            });
+             RunningShaper shaper = shaper(up.url(), "-retry-max-body-mb", "1", "-limit-all", "-concurrency", "1")) {
+            var holder = CLIENT.sendAsync(HttpRequest.newBuilder(shaper.uri("/hold")).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            RunningShaper.await("slot taken", java.time.Duration.ofSeconds(10), () -> up.inFlight() == 1);
+            var big503 = CLIENT.sendAsync(HttpRequest.newBuilder(shaper.uri("/v1/messages")).POST(HttpRequest.BodyPublishers.ofString(big)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            RunningShaper.await("queued", java.time.Duration.ofSeconds(10),
+                    () -> shaper.server().limiters("default").stream().mapToInt(l -> l.waiters()).sum() == 1);
+            gate.countDown();
+            holder.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(503, big503.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode());
+            assertEquals(1, up.requests().stream().filter(r -> r.target().equals("/v1/messages")).count(),
+                    "over -retry-max-body-mb: sent once even though it waited in memory");
+        }
+    }
+
+    @Test
     void retryDeadlineEndsRetries() throws Exception {
         try (RunningShaper shaper = shaper(probeUrl(""), "-retry-deadline", "300ms", "-retry-wait-min", "100ms",
                 "-retry-wait-max", "100ms")) {
