@@ -38,7 +38,7 @@ import shaper.proxy.Upstream;
 import shaper.proxy.Upstreams;
 import shaper.breaker.CircuitBreaker;
 import shaper.breaker.BreakerSnapshot;
-import java.util.SplittableRandom;
+import shaper.retry.ThreadLocalJitter;
 import shaper.proxy.UpgradeTunnel;
 
 /**
@@ -108,7 +108,7 @@ public final class ShaperServer {
                 closeables.add(providerLog);
             }
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
-                    breaker, upstreams, providerLog, counters, new SplittableRandom(), rewrite, clientWatch);
+                    breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch);
             mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
