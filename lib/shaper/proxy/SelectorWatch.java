@@ -63,7 +63,7 @@ public final class SelectorWatch implements AutoCloseable {
                 return;
             }
             stopped = true;
-            run(() -> {
+            boolean restored = run(() -> {
                 if (key != null) {
                     key.cancel();
                     selector.selectNow(); // deregisters, so blocking mode can come back
@@ -72,6 +72,31 @@ public final class SelectorWatch implements AutoCloseable {
                     channel.configureBlocking(true);
                 }
             });
+            if (!restored) {
+                restoreWithoutSelector();
+            }
+        }
+
+        /**
+         * The selector thread is gone (shutdown): a closed selector has dropped its keys, so blocking
+         * mode can be restored here; a channel that cannot be restored is closed rather than handed
+         * back to Helidon in non-blocking mode.
+         */
+        private void restoreWithoutSelector() {
+            try {
+                if (key != null) {
+                    key.cancel();
+                }
+                if (channel.isOpen()) {
+                    channel.configureBlocking(true);
+                }
+            } catch (IOException | RuntimeException e) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // closing is the last resort
+                }
+            }
         }
     }
 
