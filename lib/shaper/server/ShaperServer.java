@@ -19,6 +19,8 @@ import java.time.Duration;
 import shaper.admission.AdmissionConfig;
 import shaper.admission.Admitter;
 import shaper.admission.DisconnectWatcher;
+import shaper.admission.LimiterFactory;
+import shaper.cluster.ClusterBackend;
 import shaper.admission.ProviderLimiters;
 import shaper.auth.ClientKeys;
 import shaper.auth.UpstreamAuth;
@@ -93,8 +95,15 @@ public final class ShaperServer {
             ProviderConfig p = config.providers().get(i);
             HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
             AdmissionConfig admission = p.admission();
+            LimiterFactory factory = LimiterFactory.inProcess(time);
+            if (p.cluster().clustered()) {
+                ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), time, env, log::info);
+                closeables.add(backend);
+                log.info("provider=" + p.name() + " " + backend.describe());
+                factory = backend;
+            }
             ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, p.gateway().bigCtxTokens(),
-                    p.gateway().bigCtxConcurrency(), time);
+                    p.gateway().bigCtxConcurrency(), factory);
             limiters.warnings().forEach(err::println);
             boolean keepAlive = !admission.upstreamDisableKeepAlives();
             Upstream main = new Upstream(p.upstream(), limiters.upstreamPoolSize(), keepAlive);
