@@ -199,6 +199,9 @@ public final class RedisLink implements AutoCloseable {
     }
 
     private void markUp() {
+        // pooled connections opened before the outage point at a dead socket (or a restarted
+        // server): drop them so the first call after recovery does not fail and flap the link
+        client.getPool().clear();
         if (up.compareAndSet(false, true)) {
             if (everDown) {
                 transitions.incrementAndGet();

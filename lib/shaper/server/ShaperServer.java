@@ -2,7 +2,10 @@ package shaper.server;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -21,6 +24,7 @@ import shaper.admission.Admitter;
 import shaper.admission.DisconnectWatcher;
 import shaper.admission.LimiterFactory;
 import shaper.cluster.ClusterBackend;
+import shaper.cluster.LinkSnapshot;
 import shaper.admission.ProviderLimiters;
 import shaper.auth.ClientKeys;
 import shaper.auth.UpstreamAuth;
@@ -59,10 +63,12 @@ public final class ShaperServer {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private final AutoCloseable[] resources;
+    private final Map<String, ClusterBackend> backends;
 
-    private ShaperServer(WebServer server, List<Mount> mounts, AutoCloseable... resources) {
+    private ShaperServer(WebServer server, List<Mount> mounts, Map<String, ClusterBackend> backends, AutoCloseable... resources) {
         this.server = server;
         this.mounts = mounts;
+        this.backends = Map.copyOf(backends);
         this.resources = resources;
     }
 
@@ -91,6 +97,7 @@ public final class ShaperServer {
         SelectorWatch clientWatch = new SelectorWatch();
         List<Mount> mounts = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
+        Map<String, ClusterBackend> backends = new HashMap<>();
         for (int i = 0; i < config.providers().size(); i++) {
             ProviderConfig p = config.providers().get(i);
             HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
@@ -99,6 +106,7 @@ public final class ShaperServer {
             if (p.cluster().clustered()) {
                 ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), time, env, log::info);
                 closeables.add(backend);
+                backends.put(p.name(), backend);
                 log.info("provider=" + p.name() + " " + backend.describe());
                 factory = backend;
             }
@@ -144,7 +152,7 @@ public final class ShaperServer {
                 .build()
                 .start();
         closeables.addAll(List.of(watcher, clientWatch, time, log));
-        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), closeables.toArray(AutoCloseable[]::new));
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), backends, closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
         for (int i = 0; i < mounts.size(); i++) {
             ProviderConfig p = mounts.get(i).config();
@@ -204,6 +212,12 @@ public final class ShaperServer {
     /** The named provider's limiter snapshots (routes, default pool, global, large-request gate). */
     public List<LimiterSnapshot> limiters(String provider) {
         return mount(provider).limiters().snapshots();
+    }
+
+    /** The named provider's cluster link (up or on its fallback, transitions), empty when its limiters are in-process. */
+    public Optional<LinkSnapshot> limiterBackend(String provider) {
+        mount(provider);
+        return Optional.ofNullable(backends.get(provider)).map(ClusterBackend::snapshot);
     }
 
     public void stop() {
