@@ -320,13 +320,25 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     }
 
     private void scheduleRenewal() {
-        time.schedule(lease.dividedBy(3), () -> Thread.ofVirtual().name("shaper-cluster-renew").start(() -> {
+        later(lease.dividedBy(3), "shaper-cluster-renew", () -> {
             try {
                 renew();
             } finally {
                 scheduleRenewal();
             }
-        }));
+        });
+    }
+
+    /** Runs {@code task} on a virtual thread after {@code delay} (Redis calls must not block the shared timer thread). */
+    private void later(Duration delay, String thread, Runnable task) {
+        if (link.closed()) {
+            return;
+        }
+        try {
+            time.schedule(delay, () -> Thread.ofVirtual().name(thread).start(task));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the server is stopping: its timer is closed, the leases expire in Redis
+        }
     }
 
     /** Grants due slots at the next expiry Redis reported, while this instance has tickets queued. */
@@ -341,18 +353,18 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
             }
             pumpAt = at;
         }
-        time.schedule(Duration.ofMillis(delayMs), () -> Thread.ofVirtual().name("shaper-cluster-pump").start(() -> {
+        later(Duration.ofMillis(delayMs), "shaper-cluster-pump", () -> {
             synchronized (pumpLock) {
                 if (pumpAt == at) {
                     pumpAt = 0;
                 }
             }
             pump();
-        }));
+        });
     }
 
     private void pumpAfter(Duration delay) {
-        time.schedule(delay, () -> Thread.ofVirtual().name("shaper-cluster-pump").start(this::pump));
+        later(delay, "shaper-cluster-pump", this::pump);
     }
 
     private void pump() {
