@@ -555,6 +555,14 @@ section_cluster() {
   local bport=$LAUNCHED_PORT
   up_started=$LAUNCHED_PID
   local bflags=(-limit-all=true -concurrency 2 -release-cooldown 0 -queue-timeout 60s -limiter-backend "$redis" -limiter-namespace bench-burst)
+  # Reference: one in-process instance with the same limit takes both bursts' connections alone.
+  launch_proxy cluster-burst-ref "http://127.0.0.1:$bport" /dev/null "${bflags[@]:0:7}"
+  CL_B1_PORT=$LAUNCHED_PORT CL_B1_PID=$LAUNCHED_PID b1_started=$LAUNCHED_STARTED
+  local ref_line ref_rps=""
+  if ref_line=$(wrk_run cluster-burst-ref burst1 "$((CL_BURST * 2))" "$DURATION" "/1k?delay=2ms"); then
+    ref_rps=$(kv rps "$ref_line")
+  fi
+  stop_pid "$b1_started"
   launch_proxy cluster-burst1 "http://127.0.0.1:$bport" /dev/null "${bflags[@]}"
   CL_B1_PORT=$LAUNCHED_PORT CL_B1_PID=$LAUNCHED_PID b1_started=$LAUNCHED_STARTED
   launch_proxy cluster-burst2 "http://127.0.0.1:$bport" /dev/null "${bflags[@]}"
@@ -564,18 +572,19 @@ section_cluster() {
   wrk_run cluster-burst burst1 "$CL_BURST" "$DURATION" "/1k?delay=2ms" >"$out1" & w1=$!
   wrk_run cluster-burst burst2 "$CL_BURST" "$DURATION" "/1k?delay=2ms" >"$out2" & w2=$!
   wait "$w1"; wait "$w2"
-  local stats peak total=0 berrs=0 f
+  local stats peak total=0 berrs=0 f brps=0
   stats=$(curl -fs --max-time 2 "http://127.0.0.1:$bport/__stats")
   peak=$(printf '%s' "$stats" | sed -n 's/.*inflight_peak=\([0-9]*\).*/\1/p')
   for f in "$out1" "$out2"; do
     line=$(cat "$f")
     [ -n "$line" ] || { berrs=$((berrs + 1)); continue; }
     total=$((total + $(kv requests "$line")))
+    brps=$(calc "$brps + $(kv rps "$line")" 1)
     berrs=$((berrs + $(kv socket_errors "$line") + $(kv non2xx "$line")))
   done
   md "### Burst across two instances sharing a limit of 2" "" \
     "Two Redis-backed proxies with \`-limit-all -concurrency 2 -release-cooldown 0\` and one namespace, each loaded by wrk with $CL_BURST connections at once for ${DURATION}s (\`/1k?delay=2ms\`), in front of an upstream of their own that records its peak in-flight count." "" \
-    "- requests answered: $total; errors: $berrs" \
+    "- requests answered: $total ($(fmt_rps "$brps") RPS together; one in-process instance with the same limit and $((CL_BURST * 2)) connections: ${ref_rps:+$(fmt_rps "$ref_rps") RPS}${ref_rps:-not measured}); errors: $berrs" \
     "- upstream peak in flight: **${peak:-unknown}** (shared limit 2; in-process limiters would allow 4)" ""
   check "cluster burst: upstream peak in flight (2 instances, shared limit 2)" "≤ 2; no errors" \
     "${peak:-unknown}, $total requests, $berrs errors" "$(passfail "${peak:-99} <= 2 && $berrs == 0")"
