@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -51,7 +50,8 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private final List<String> keys;
     private final List<String> common;
     private final Map<String, ClusterTicket> queued = new ConcurrentHashMap<>();
-    private final Set<ClusterPermit> live = ConcurrentHashMap.newKeySet();
+    private final Map<String, ClusterPermit> live = new ConcurrentHashMap<>();
+    private final Object grantLock = new Object();
     private final AtomicLong arrivals = new AtomicLong();
     private final Object pumpLock = new Object();
     private long pumpAt; // guarded by pumpLock: nanoTime of the pending queue pump, 0 = none
@@ -95,7 +95,9 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         try {
             r = (List<?>) link.eval(LeaseScripts.ENQUEUE, keys, args(id, Integer.toString(maxDepth), "queue"));
         } catch (RedisUnavailable e) {
-            queued.remove(id);
+            if (queued.remove(id) == null) {
+                return ticket; // the link-down listener already moved it to the fallback (or failed it)
+            }
             return fallbackEnqueue(maxDepth);
         }
         long code = (Long) r.get(0);
@@ -191,7 +193,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     private ClusterPermit newPermit(String id, Permit localPermit) {
         ClusterPermit p = new ClusterPermit(this, id, localPermit);
-        live.add(p);
+        live.put(id, p);
         return p;
     }
 
@@ -213,7 +215,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
             });
         }
         if (link.fallback() == RedisFallback.LOCAL) {
-            live.forEach(p -> p.countLocally(local));
+            live.values().forEach(p -> p.countLocally(local));
         }
     }
 
@@ -224,16 +226,26 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     // ---- Redis side of tickets and permits ----
 
+    /**
+     * A grant arrived, pushed or reported by a renewal (both may report the same one: the lock and
+     * the live map make the second a no-op). A grant for a ticket that no longer waits goes back unused.
+     */
     @Override
     public void granted(String ticketId) {
-        ClusterTicket t = queued.remove(ticketId);
-        ClusterPermit p = new ClusterPermit(this, ticketId, null);
-        if (t != null) {
-            live.add(p);
-            if (t.granted(p)) {
+        ClusterPermit p;
+        synchronized (grantLock) {
+            if (live.containsKey(ticketId)) {
                 return;
             }
-            live.remove(p);
+            ClusterTicket t = queued.remove(ticketId);
+            p = new ClusterPermit(this, ticketId, null);
+            if (t != null) {
+                live.put(ticketId, p);
+                if (t.granted(p)) {
+                    return;
+                }
+                live.remove(ticketId);
+            }
         }
         returnUnused(p);
     }
@@ -251,7 +263,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     /** A granted slot nobody claimed: back to Redis without cooldown. */
     void returnUnused(Permit p) {
         ClusterPermit cp = (ClusterPermit) p;
-        live.remove(cp);
+        live.remove(cp.id());
         try {
             link.eval(LeaseScripts.RELEASE, keys, args(cp.id(), "0", "1"));
         } catch (RedisUnavailable e) {
@@ -261,7 +273,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     /** Called once per permit by {@link ClusterPermit#releaseAfter}. */
     void released(ClusterPermit p, Duration hold) {
-        live.remove(p);
+        live.remove(p.id());
         sendRelease(p);
         Duration back = hold.plus(releaseCooldown);
         if (back.isPositive()) {
@@ -286,7 +298,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         if (!link.up()) {
             return;
         }
-        List<ClusterPermit> permits = new ArrayList<>(live);
+        List<ClusterPermit> permits = new ArrayList<>(live.values());
         List<ClusterTicket> tickets = new ArrayList<>(queued.values());
         if (permits.isEmpty() && tickets.isEmpty()) {
             return;
