@@ -30,7 +30,9 @@ import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
+import shaper.proxy.CallWatch;
 import shaper.proxy.HeaderRewrite;
+import shaper.proxy.HelidonInternals;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.ClientConnection;
 import shaper.proxy.SelectorWatch;
@@ -87,6 +89,7 @@ public final class ShaperServer {
         SystemTimeSource time = new SystemTimeSource("shaper-timer");
         DisconnectWatcher watcher = new DisconnectWatcher();
         SelectorWatch clientWatch = new SelectorWatch();
+        CallWatch calls = new CallWatch();
         List<Mount> mounts = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
         for (int i = 0; i < config.providers().size(); i++) {
@@ -108,7 +111,7 @@ public final class ShaperServer {
                 closeables.add(providerLog);
             }
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
-                    breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch);
+                    breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls);
             mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
@@ -134,7 +137,7 @@ public final class ShaperServer {
                 .routing(r -> routing(r, table))
                 .build()
                 .start();
-        closeables.addAll(List.of(watcher, clientWatch, time, log));
+        closeables.addAll(List.of(watcher, calls, clientWatch, time, log));
         ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
         for (int i = 0; i < mounts.size(); i++) {
@@ -147,6 +150,7 @@ public final class ShaperServer {
             log.info(keys.describe());
         }
         UpstreamAuth.startupNote(auths).ifPresent(err::println);
+        HelidonInternals.problems().forEach(err::println);
         config.server().bind().exposureWarning().ifPresent(err::println);
         return shaper;
     }
