@@ -54,15 +54,24 @@ public final class ShaperServer {
     /** Kept strongly reachable: JUL holds loggers weakly and would forget the level. */
     private static final Logger HELIDON_LOGGER = Logger.getLogger("io.helidon");
 
+    /** Helidon's own wait for in-flight work on stop; {@link #shutdown} ends it sooner by interrupting. */
+    private static final Duration HELIDON_GRACE_MARGIN = Duration.ofSeconds(5);
+
     private final WebServer server;
     private final List<Mount> mounts;
+    private final List<Admitter> admitters;
+    private final Duration grace;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch cutNow = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
 
     private final AutoCloseable[] resources;
 
-    private ShaperServer(WebServer server, List<Mount> mounts, AutoCloseable... resources) {
+    private ShaperServer(WebServer server, List<Mount> mounts, List<Admitter> admitters, Duration grace, AutoCloseable... resources) {
         this.server = server;
         this.mounts = mounts;
+        this.admitters = admitters;
+        this.grace = grace;
         this.resources = resources;
     }
 
@@ -91,6 +100,7 @@ public final class ShaperServer {
         SelectorWatch clientWatch = new SelectorWatch();
         CallWatch calls = new CallWatch();
         List<Mount> mounts = new ArrayList<>();
+        List<Admitter> admitters = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
         for (int i = 0; i < config.providers().size(); i++) {
             ProviderConfig p = config.providers().get(i);
@@ -110,7 +120,9 @@ public final class ShaperServer {
             if (providerLog != log) {
                 closeables.add(providerLog);
             }
-            ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
+            Admitter admitter = new Admitter(admission, time, watcher);
+            admitters.add(admitter);
+            ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, admitter,
                     breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls);
             mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
         }
@@ -126,6 +138,7 @@ public final class ShaperServer {
                 .host(config.server().bind().host())
                 .port(config.server().bind().port())
                 .shutdownHook(false)
+                .shutdownGracePeriod(config.server().shutdownGrace().plus(HELIDON_GRACE_MARGIN))
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
                 .protocolsDiscoverServices(false)
@@ -138,7 +151,8 @@ public final class ShaperServer {
                 .build()
                 .start();
         closeables.addAll(List.of(watcher, calls, clientWatch, time, log));
-        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), closeables.toArray(AutoCloseable[]::new));
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), List.copyOf(admitters), config.server().shutdownGrace(),
+                closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
         for (int i = 0; i < mounts.size(); i++) {
             ProviderConfig p = mounts.get(i).config();
@@ -201,9 +215,43 @@ public final class ShaperServer {
         return mount(provider).limiters().snapshots();
     }
 
+    /** Stops at once: in-flight exchanges are cut (tests, and a second SIGINT). */
     public void stop() {
+        shutdown(Duration.ZERO);
+    }
+
+    /** Stops with the configured {@code -shutdown-grace}. */
+    public void shutdown() {
+        shutdown(grace);
+    }
+
+    /**
+     * Graceful stop: the listener stops accepting, queued requests get the queue's timeout answer,
+     * in-flight exchanges (streams included) may finish for up to {@code grace}, then whatever is left
+     * is cut and every resource closed. Blocks until done. A concurrent call, or {@link #cutNow()},
+     * ends the wait sooner; calls after the first only do that.
+     */
+    public void shutdown(Duration grace) {
+        if (!stopping.compareAndSet(false, true)) {
+            if (grace.isZero()) {
+                cutNow();
+            }
+            awaitStop();
+            return;
+        }
         try {
-            server.stop();
+            admitters.forEach(Admitter::drain);
+            Thread stopper = Thread.ofPlatform().name("shaper-stop").start(this::stopListener);
+            long deadline = System.nanoTime() + grace.toNanos();
+            awaitQuietly(stopper, deadline);
+            while (stopper.isAlive()) {
+                // past the grace: Helidon interrupts the handlers still running when its wait is interrupted
+                stopper.interrupt();
+                joinQuietly(stopper, Duration.ofMillis(50));
+            }
+            if (cutNow.getCount() == 0 && grace.isPositive()) {
+                Thread.currentThread().interrupt(); // keep the caller's interrupt
+            }
             mounts.forEach(m -> m.upstreams().close());
             for (AutoCloseable r : resources) {
                 try {
@@ -214,6 +262,40 @@ public final class ShaperServer {
             }
         } finally {
             stopped.countDown();
+        }
+    }
+
+    /** Ends a graceful stop's wait now (a second SIGINT, or {@code q} pressed again). */
+    public void cutNow() {
+        cutNow.countDown();
+    }
+
+    private void stopListener() {
+        while (server.isRunning()) {
+            try {
+                server.stop();
+            } catch (IllegalStateException interruptedBeforeStopping) {
+                Thread.interrupted(); // the cut came before Helidon began: stop again, now without waiting
+            }
+        }
+    }
+
+    private void awaitQuietly(Thread stopper, long deadline) {
+        while (stopper.isAlive() && cutNow.getCount() > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            joinQuietly(stopper, Duration.ofNanos(Math.min(left, Duration.ofMillis(50).toNanos())));
+        }
+    }
+
+    /** An interrupt of the stopping thread counts as a request to cut now. */
+    private void joinQuietly(Thread t, Duration d) {
+        try {
+            t.join(d);
+        } catch (InterruptedException e) {
+            cutNow();
         }
     }
 
