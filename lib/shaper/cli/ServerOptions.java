@@ -25,6 +25,12 @@ public final class ServerOptions {
                     + "a second SIGINT cuts at once)")
     Duration shutdownGrace;
 
+    @Option(names = {"-header-read-timeout", "--header-read-timeout"}, paramLabel = "D", defaultValue = "60s",
+            converter = GoDurationConverter.class,
+            description = "Close a connection whose request head takes longer than this, or that idles this long "
+                    + "between requests (default ${DEFAULT-VALUE})")
+    Duration headerReadTimeout;
+
     @Option(names = {"-version", "--version"}, description = "Print version and exit")
     boolean version;
 
@@ -33,7 +39,7 @@ public final class ServerOptions {
 
     ServerConfig toConfig() {
         try {
-            return new ServerConfig(BindAddress.parse(bind), clientKeys, shutdownGrace);
+            return new ServerConfig(BindAddress.parse(bind), clientKeys, shutdownGrace, headerReadTimeout);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-bind: " + e.getMessage());
         }

@@ -349,7 +349,6 @@ public final class UpgradeTunnel implements Http1Upgrader {
         private final long deadline;
         private final Consumer<Boolean> onEnd;
         private long remaining;
-        private volatile long lastActivity = System.nanoTime();
 
         /**
          * @param remaining upstream bytes to relay before closing, or -1 for until end of stream
@@ -383,7 +382,6 @@ public final class UpgradeTunnel implements Http1Upgrader {
                     if (n < 0) {
                         break;
                     }
-                    lastActivity = System.nanoTime();
                     clientOut.writeNow(BufferData.create(java.util.Arrays.copyOf(buf, n)));
                     if (remaining > 0) {
                         remaining -= n;
@@ -408,7 +406,6 @@ public final class UpgradeTunnel implements Http1Upgrader {
                 OutputStream out = upstream.getOutputStream();
                 while (true) {
                     BufferData data = clientIn.readBuffer();
-                    lastActivity = System.nanoTime();
                     byte[] bytes = new byte[data.available()];
                     data.read(bytes);
                     out.write(bytes);
@@ -419,9 +416,10 @@ public final class UpgradeTunnel implements Http1Upgrader {
             }
         }
 
+        /** Never idle to Helidon: a tunnel lives as long as its peers keep it (the idle check is the head-read timeout). */
         @Override
         public Duration idleTime() {
-            return Duration.ofNanos(System.nanoTime() - lastActivity);
+            return Duration.ZERO;
         }
 
         @Override

@@ -11,6 +11,8 @@ import java.util.logging.Logger;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.encoding.ContentEncodingContext;
 import io.helidon.webserver.WebServer;
+import io.helidon.http.DirectHandler;
+import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
@@ -134,6 +136,12 @@ public final class ShaperServer {
                 .validatePath(false)
                 .build();
         UpgradeTunnel tunnel = new UpgradeTunnel("websocket", table::upgradeTarget, log);
+        Duration headTimeout = config.server().headerReadTimeout();
+        HeadReadTimeout heads = new HeadReadTimeout(Http1ConnectionSelector.builder()
+                .config(http1)
+                .putUpgrader("websocket", tunnel)
+                .putUpgrader("WebSocket", tunnel)
+                .build());
         WebServer server = WebServer.builder()
                 .host(config.server().bind().host())
                 .port(config.server().bind().port())
@@ -142,12 +150,11 @@ public final class ShaperServer {
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(Http1ConnectionSelector.builder()
-                        .config(http1)
-                        .putUpgrader("websocket", tunnel)
-                        .putUpgrader("WebSocket", tunnel)
-                        .build())
-                .routing(r -> routing(r, table))
+                .addConnectionSelector(heads)
+                .idleConnectionTimeout(headTimeout)
+                .idleConnectionPeriod(HeadReadTimeout.checkPeriod(headTimeout))
+                .directHandlers(DirectHandlers.builder().addHandler(DirectHandler.EventType.INTERNAL_ERROR, new BadInputAnswer()).build())
+                .routing(r -> routing(r, table, heads))
                 .build()
                 .start();
         closeables.addAll(List.of(watcher, calls, clientWatch, time, log));
@@ -178,17 +185,26 @@ public final class ShaperServer {
     }
 
     /** The single route that production and tests share: every method and path goes to the mount table. */
-    static void routing(HttpRouting.Builder routing, MountTable table) {
+    static void routing(HttpRouting.Builder routing, MountTable table, HeadReadTimeout heads) {
         routing.any((req, res) -> {
-            if (ClientCloseRequest.asked(req.headers())) {
-                // RFC 9112 §9.6: after answering a request that says "close", the server closes.
-                // Helidon marks the response "Connection: close" but would keep reading; the close
-                // must wait until the response is committed, which happens after this handler.
-                ClientConnection connection = ClientConnection.of(req, null);
-                res.whenSent(connection::closeAfterResponse);
+            heads.enter();
+            try {
+                route(req, res, table);
+            } finally {
+                heads.leave();
             }
-            table.handle(req, res);
         });
+    }
+
+    private static void route(io.helidon.webserver.http.ServerRequest req, io.helidon.webserver.http.ServerResponse res, MountTable table) {
+        if (ClientCloseRequest.asked(req.headers())) {
+            // RFC 9112 §9.6: after answering a request that says "close", the server closes.
+            // Helidon marks the response "Connection: close" but would keep reading; the close
+            // must wait until the response is committed, which happens after this handler.
+            ClientConnection connection = ClientConnection.of(req, null);
+            res.whenSent(connection::closeAfterResponse);
+        }
+        table.handle(req, res);
     }
 
     public int port() {
