@@ -45,7 +45,8 @@ public final class ProxyHandler implements Handler {
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
-                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch) {
+                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch,
+                        CallWatch calls) {
         this.clientWatch = clientWatch;
         this.provider = provider;
         this.config = config;
@@ -53,7 +54,7 @@ public final class ProxyHandler implements Handler {
         this.limiters = limiters;
         this.admitter = admitter;
         this.breaker = breaker;
-        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, counters::circuitRejected, rewrite);
+        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, counters::circuitRejected, rewrite, calls);
         this.log = log;
         this.counters = counters;
     }
