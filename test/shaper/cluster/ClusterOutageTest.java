@@ -112,4 +112,30 @@ class ClusterOutageTest {
             }
         }
     }
+
+    @Test
+    void aRedisThatStopsAnsweringCountsAsUnreachableAfterTheCallTimeout() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (RedisProcess redis = RedisProcess.startFresh(); ScriptedUpstream up = gatedHold(gate)) {
+            RunningShaper[] s = pair(redis, "slow", up, "-concurrency", "2");
+            try {
+                redis.pause();
+                long start = System.nanoTime();
+                HttpResponse<String> r = Clients.get(s[0].uri("/v1/while-hung"));
+                long tookMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
+                assertEquals(200, r.statusCode(), "admitted by the local fallback");
+                assertTrue(tookMs < 8000, "the hung call was cut by its timeout, took " + tookMs + " ms");
+                RunningShaper.await("fallback logged", BOUND, () -> s[0].logLines("unreachable").size() == 1);
+                assertTrue(s[0].logLines("unreachable").getFirst().contains("Timeout"), s[0].stdout());
+                redis.resume();
+                RunningShaper.await("recovery logged", BOUND, () -> s[0].logLines("reachable again").size() == 1);
+                assertEquals(200, Clients.get(s[0].uri("/v1/after")).statusCode());
+                assertTrue(s[0].server().limiterBackend("default").orElseThrow().up());
+            } finally {
+                gate.countDown();
+                s[0].close();
+                s[1].close();
+            }
+        }
+    }
 }
