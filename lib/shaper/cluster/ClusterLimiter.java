@@ -44,7 +44,6 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private final Duration headroomWindow;
     private final Duration lease;
     private final RedisLink link;
-    private final TimeSource time;
     private final FifoLimiter local;
     private final String baseKey;
     private final List<String> keys;
@@ -53,8 +52,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private final Map<String, ClusterPermit> live = new ConcurrentHashMap<>();
     private final Object grantLock = new Object();
     private final AtomicLong arrivals = new AtomicLong();
-    private final Object pumpLock = new Object();
-    private long pumpAt; // guarded by pumpLock: nanoTime of the pending queue pump, 0 = none
+    private final LeaseTimers timers;
 
     ClusterLimiter(String namespace, String key, String name, int limit, Duration releaseCooldown, Duration headroomWindow,
                    Duration lease, RedisLink link, TimeSource time) {
@@ -64,15 +62,15 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         this.headroomWindow = headroomWindow;
         this.lease = lease;
         this.link = link;
-        this.time = time;
         this.local = new FifoLimiter(name, limit, releaseCooldown, headroomWindow, time);
         this.baseKey = namespace + ":" + key;
         this.keys = List.of(baseKey + ":p", baseKey + ":c", baseKey + ":q", baseKey + ":ql", baseKey + ":qa",
                 baseKey + ":seq", baseKey + ":h");
         this.common = List.of(Integer.toString(limit), Long.toString(releaseCooldown.toMillis()), Long.toString(lease.toMillis()),
                 link.channelPrefix(), headroomWindow.isZero() ? "0" : "1");
+        this.timers = new LeaseTimers(time, link::closed);
         link.register(baseKey, this);
-        scheduleRenewal();
+        timers.every(lease.dividedBy(3), "shaper-cluster-renew", this::renew);
     }
 
     @Override
@@ -277,7 +275,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         sendRelease(p);
         Duration back = hold.plus(releaseCooldown);
         if (back.isPositive()) {
-            pumpAfter(back.plusMillis(1)); // the slot returns then: grant it, wherever the waiter is
+            pumpAfter(back.plusMillis(1));
         }
     }
 
@@ -331,52 +329,16 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         }
     }
 
-    private void scheduleRenewal() {
-        later(lease.dividedBy(3), "shaper-cluster-renew", () -> {
-            try {
-                renew();
-            } finally {
-                scheduleRenewal();
-            }
-        });
-    }
-
-    /** Runs {@code task} on a virtual thread after {@code delay} (Redis calls must not block the shared timer thread). */
-    private void later(Duration delay, String thread, Runnable task) {
-        if (link.closed()) {
-            return;
-        }
-        try {
-            time.schedule(delay, () -> Thread.ofVirtual().name(thread).start(task));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // the server is stopping: its timer is closed, the leases expire in Redis
-        }
-    }
-
     /** Grants due slots at the next expiry Redis reported, while this instance has tickets queued. */
     private void schedulePump(long delayMs) {
-        if (delayMs <= 0 || queued.isEmpty()) {
-            return;
+        if (delayMs > 0 && !queued.isEmpty()) {
+            timers.earliest(Duration.ofMillis(delayMs), "shaper-cluster-pump", this::pump);
         }
-        long at = time.nanoTime() + Duration.ofMillis(delayMs).toNanos();
-        synchronized (pumpLock) {
-            if (pumpAt != 0 && pumpAt - at <= 0 && pumpAt - time.nanoTime() > 0) {
-                return;
-            }
-            pumpAt = at;
-        }
-        later(Duration.ofMillis(delayMs), "shaper-cluster-pump", () -> {
-            synchronized (pumpLock) {
-                if (pumpAt == at) {
-                    pumpAt = 0;
-                }
-            }
-            pump();
-        });
     }
 
+    /** A slot returns after {@code delay} (a hold, a cooldown, a headroom window): grant it, wherever its waiter is. */
     private void pumpAfter(Duration delay) {
-        later(delay, "shaper-cluster-pump", this::pump);
+        timers.later(delay, "shaper-cluster-pump", this::pump);
     }
 
     private void pump() {
