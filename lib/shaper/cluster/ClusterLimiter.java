@@ -262,17 +262,23 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     void returnUnused(Permit p) {
         ClusterPermit cp = (ClusterPermit) p;
         live.remove(cp.id());
-        try {
-            link.eval(LeaseScripts.RELEASE, keys, args(cp.id(), "0", "1"));
-        } catch (RedisUnavailable e) {
-            // its lease runs out in Redis
-        }
+        inBackground(() -> {
+            try {
+                link.eval(LeaseScripts.RELEASE, keys, args(cp.id(), "0", "1"));
+            } catch (RedisUnavailable e) {
+                // its lease runs out in Redis
+            }
+        });
     }
 
-    /** Called once per permit by {@link ClusterPermit#releaseAfter}. */
+    /**
+     * Called once per permit by {@link ClusterPermit#releaseAfter}. The Redis side runs on its own
+     * virtual thread, so a release never blocks (the {@link Permit} contract): the request thread,
+     * which may serve the connection's next request, does not wait for the round trip.
+     */
     void released(ClusterPermit p, Duration hold) {
         live.remove(p.id());
-        sendRelease(p);
+        inBackground(() -> sendRelease(p));
         Duration back = hold.plus(releaseCooldown);
         if (back.isPositive()) {
             pumpAfter(back.plusMillis(1));
@@ -347,6 +353,10 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         } catch (RedisUnavailable e) {
             // the link is down now
         }
+    }
+
+    private static void inBackground(Runnable redisCall) {
+        Thread.ofVirtual().name("shaper-cluster-release").start(redisCall);
     }
 
     private List<String> args(String... extra) {

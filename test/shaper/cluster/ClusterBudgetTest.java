@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import shaper.testing.ScriptedUpstream;
 
@@ -21,6 +22,7 @@ class ClusterBudgetTest {
     private static final int REQUESTS = 60;
 
     @Test
+    @Timeout(value = 6, unit = java.util.concurrent.TimeUnit.MINUTES) // builds and starts shaper processes
     void aBurstOverThreeInstancesNeverExceedsTheSharedLimit() throws Exception {
         try (RedisProcess redis = RedisProcess.startFresh();
              ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
