@@ -584,7 +584,7 @@ section_cluster() {
   done
   md "### Burst across two instances sharing a limit of 2" "" \
     "Two Redis-backed proxies with \`-limit-all -concurrency 2 -release-cooldown 0\` and one namespace, each loaded by wrk with $CL_BURST connections at once for ${DURATION}s (\`/1k?delay=2ms\`), in front of an upstream of their own that records its peak in-flight count." "" \
-    "- requests answered: $total ($(fmt_rps "$brps") RPS together; one in-process instance with the same limit and $((CL_BURST * 2)) connections: ${ref_rps:+$(fmt_rps "$ref_rps") RPS}${ref_rps:-not measured}); errors: $berrs" \
+    "- requests answered: $total ($(fmt_rps "$brps") RPS together; one in-process instance with the same limit and $((CL_BURST * 2)) connections: $([ -n "$ref_rps" ] && echo "$(fmt_rps "$ref_rps") RPS" || echo "not measured")); errors: $berrs" \
     "- upstream peak in flight: **${peak:-unknown}** (shared limit 2; in-process limiters would allow 4)" ""
   check "cluster burst: upstream peak in flight (2 instances, shared limit 2)" "≤ 2; no errors" \
     "${peak:-unknown}, $total requests, $berrs errors" "$(passfail "${peak:-99} <= 2 && $berrs == 0")"
