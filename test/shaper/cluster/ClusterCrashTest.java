@@ -41,7 +41,7 @@ class ClusterCrashTest {
                  ex.respond(200, "ok", "Content-Type: text/plain");
              })) {
             String[] flags = {"-upstream", up.url(), "-limit-all", "-concurrency", "2", "-release-cooldown", "0",
-                    "-queue-timeout", "60s", "-limiter-backend", redis.url(), "-limiter-lease", "2s"};
+                    "-queue-timeout", "60s", "-limiter-backend", redis.url(), "-limiter-lease", "2s", "-limiter-redis-timeout", "10s"};
             try (ShaperJvm doomed = ShaperJvm.start(flags).awaitReady();
                  RunningShaper survivor = RunningShaper.start(flags)) {
                 RunningShaper.await("survivor connected", Duration.ofSeconds(20),

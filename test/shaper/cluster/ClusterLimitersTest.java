@@ -35,7 +35,8 @@ class ClusterLimitersTest {
                  ex.respond(200, "ok", "Content-Type: text/plain");
              })) {
             String[] flags = {"-upstream", up.url(), "-limit", "GET /v1/route:1", "-global-concurrency", "4", "-release-cooldown", "0",
-                    "-big-ctx-tokens", "10", "-big-ctx-concurrency", "1", "-limiter-backend", redis.url(), "-limiter-namespace", "all"};
+                    "-big-ctx-tokens", "10", "-big-ctx-concurrency", "1", "-limiter-backend", redis.url(), "-limiter-namespace", "all",
+                    "-limiter-redis-timeout", "10s"};
             RunningShaper a = RunningShaper.start(flags);
             RunningShaper b = RunningShaper.start(flags);
             try {

@@ -117,7 +117,7 @@ class ClusterOutageTest {
     void aRedisThatStopsAnsweringCountsAsUnreachableAfterTheCallTimeout() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         try (RedisProcess redis = RedisProcess.startFresh(); ScriptedUpstream up = gatedHold(gate)) {
-            RunningShaper[] s = pair(redis, "slow", up, "-concurrency", "2");
+            RunningShaper[] s = pair(redis, "slow", up, "-concurrency", "2", "-limiter-redis-timeout", "500ms");
             try {
                 redis.pause();
                 long start = System.nanoTime();

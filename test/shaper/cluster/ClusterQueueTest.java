@@ -45,7 +45,9 @@ class ClusterQueueTest {
     /** Two connected instances sharing a fresh namespace, with {@code flags} on top. */
     static RunningShaper[] pair(RedisProcess redis, String ns, ScriptedUpstream up, String... flags) {
         List<String> argv = new ArrayList<>(List.of("-upstream", up.url(), "-limit-all", "-concurrency", "1",
-                "-release-cooldown", "0", "-limiter-backend", redis.url(), "-limiter-namespace", ns));
+                "-release-cooldown", "0", "-limiter-backend", redis.url(), "-limiter-namespace", ns,
+                // generous: a loaded test machine must not trip the fallback by a scheduling stall
+                "-limiter-redis-timeout", "10s"));
         argv.addAll(List.of(flags));
         RunningShaper[] pair = {RunningShaper.start(argv.toArray(String[]::new)), RunningShaper.start(argv.toArray(String[]::new))};
         for (RunningShaper s : pair) {
