@@ -117,7 +117,7 @@ public final class ExchangeTrace {
     /** The view the TUI reads; {@code nowNanos} from the same clock as the stamps. */
     InFlight view(long nowNanos) {
         int n = attempts;
-        return new InFlight(id, method, path, route, queueEnd < 0 ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
+        return new InFlight(id, method, path, route, routeKey, queueEnd < 0 ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
                 java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff);
     }
 

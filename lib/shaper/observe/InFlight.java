@@ -11,13 +11,14 @@ import java.util.Objects;
  * @param method   request method
  * @param path     forwarded path, without the query
  * @param route    how the limiters treat it
+ * @param routeKey the matched limited route's key (its group, or the pattern's text), empty otherwise
  * @param state    waiting for a slot, or past admission
  * @param since    wall-clock arrival
  * @param age      time since arrival when the view was taken
  * @param attempts upstream attempts started so far
  * @param retrying on a second or later attempt, or waiting out a retry backoff
  */
-public record InFlight(long id, String method, String path, RouteKind route, State state, Instant since, Duration age,
+public record InFlight(long id, String method, String path, RouteKind route, String routeKey, State state, Instant since, Duration age,
                        int attempts, boolean retrying) {
     /** Where an unfinished exchange is. */
     public enum State {
@@ -31,6 +32,7 @@ public record InFlight(long id, String method, String path, RouteKind route, Sta
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(route, "route");
+        Objects.requireNonNull(routeKey, "routeKey");
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(since, "since");
         Objects.requireNonNull(age, "age");

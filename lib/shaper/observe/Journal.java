@@ -116,6 +116,27 @@ public final class Journal {
                 .toList();
     }
 
+    /** Every exchange waiting for a slot right now, oldest first (unbounded: the metrics' per-route view). */
+    public List<InFlight> queued() {
+        long now = nanoTime.getAsLong();
+        return live.values().stream()
+                .filter(ExchangeTrace::queued)
+                .map(t -> t.view(now))
+                .sorted(Comparator.comparingLong(InFlight::id))
+                .toList();
+    }
+
+    /** Exchanges past admission and not finished ({@code shaper_active}). */
+    public int activeCount() {
+        int n = 0;
+        for (ExchangeTrace t : live.values()) {
+            if (!t.queued()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Exchanges on a second or later attempt or in a retry backoff right now ({@code shaper_retries_in_flight}). */
     public int retriesInFlight() {
         int n = 0;

@@ -1,5 +1,6 @@
 package shaper.server;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import shaper.admission.DisconnectWatcher;
 import shaper.admission.ProviderLimiters;
 import shaper.auth.ClientKeys;
 import shaper.auth.UpstreamAuth;
+import shaper.config.BindAddress;
 import shaper.config.ConfigException;
 import shaper.config.ProviderConfig;
 import shaper.limit.LimiterSnapshot;
@@ -29,6 +31,7 @@ import shaper.limit.SystemTimeSource;
 import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.observe.ExchangeCounters;
+import shaper.metrics.MetricsListener;
 import shaper.observe.BreakerTransitions;
 import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangePublisher;
@@ -94,6 +97,7 @@ public final class ShaperServer {
         SelectorWatch clientWatch = new SelectorWatch();
         List<Mount> mounts = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
+        MetricsHook metricsHook = new MetricsHook(config.server().metricsBind().isPresent());
         for (int i = 0; i < config.providers().size(); i++) {
             ProviderConfig p = config.providers().get(i);
             HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
@@ -112,7 +116,7 @@ public final class ShaperServer {
             }
             CircuitBreaker breaker = BreakerTransitions.logged(p.name(), CircuitBreaker.of(p.breaker()), providerLog);
             ExchangePublisher publisher = new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes())),
-                    new ExchangeCounters(), record -> { }, providerLog);
+                    new ExchangeCounters(), metricsHook.observer(p.name()), providerLog);
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
                     breaker, upstreams, publisher, ThreadLocalJitter.INSTANCE, rewrite, clientWatch);
             mounts.add(new Mount(p, limiters, upstreams, breaker, publisher, rewrite, handler));
@@ -141,8 +145,21 @@ public final class ShaperServer {
                 .build()
                 .start();
         closeables.addAll(List.of(watcher, clientWatch, time, log));
+        if (config.server().metricsBind().isPresent()) {
+            // Bound after the proxy listener, so a proxy bind failure never leaves it behind; its own
+            // failure releases the proxy listener and everything else before startup fails.
+            BindAddress metricsBind = config.server().metricsBind().get();
+            try {
+                closeables.addFirst(metricsHook.start(metricsBind, mounts));
+            } catch (IOException | RuntimeException e) {
+                new ShaperServer(server, List.copyOf(mounts), log, closeables.toArray(AutoCloseable[]::new)).stop();
+                throw new ConfigException("-metrics-bind " + metricsBind + ": cannot listen: " + e.getMessage());
+            }
+        }
         ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), log, closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
+        metricsHook.port().ifPresent(port -> log.info("metrics listening on " + config.server().metricsBind().get().host() + ":" + port
+                + MetricsListener.PATH));
         for (int i = 0; i < mounts.size(); i++) {
             ProviderConfig p = mounts.get(i).config();
             log.info("shaper listening on " + bound + " provider=" + p.name() + " prefix=" + p.mountPrefix()
