@@ -85,7 +85,7 @@ public final class ProxyHandler implements Handler {
 
     private void exchange(ServerRequest req, ServerResponse res, String rawPath, String method, Exchange ex) {
         AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
-        ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.chain().isEmpty() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
+        ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
                 cls.route());
         Slots slots = null;
         Admission admission = breaker.allow();
@@ -99,7 +99,7 @@ public final class ProxyHandler implements Handler {
             }
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
             slots = admit(cls, waiting, res, ex);
-            ex.trace.queueEnded();
+            ex.trace.queueEnded(!cls.chain().isEmpty());
             connection.unwatch();
             if (slots == null) {
                 return;

@@ -88,7 +88,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
         String method = prologue.method().text();
         ExchangeTrace trace = target.publisher().journal().begin(method, target.rawPath(), prologue.query().rawValue());
         trace.classified(RouteKind.PASSTHROUGH, "");
-        trace.queueEnded(); // an upgrade takes no slot
+        trace.queueEnded(false); // an upgrade takes no slot
         Socket socket = null;
         byte[] head;
         try {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -64,11 +65,14 @@ public final class ShaperServer {
 
     private final AutoCloseable[] resources;
     private final ExchangeLog log;
+    private final Optional<Integer> metricsPort;
 
-    private ShaperServer(WebServer server, List<Mount> mounts, ExchangeLog log, AutoCloseable... resources) {
+    private ShaperServer(WebServer server, List<Mount> mounts, ExchangeLog log, Optional<Integer> metricsPort,
+                         AutoCloseable... resources) {
         this.server = server;
         this.mounts = mounts;
         this.log = log;
+        this.metricsPort = metricsPort;
         this.resources = resources;
     }
 
@@ -152,11 +156,12 @@ public final class ShaperServer {
             try {
                 closeables.addFirst(metricsHook.start(metricsBind, mounts));
             } catch (IOException | RuntimeException e) {
-                new ShaperServer(server, List.copyOf(mounts), log, closeables.toArray(AutoCloseable[]::new)).stop();
+                new ShaperServer(server, List.copyOf(mounts), log, Optional.empty(), closeables.toArray(AutoCloseable[]::new)).stop();
                 throw new ConfigException("-metrics-bind " + metricsBind + ": cannot listen: " + e.getMessage());
             }
         }
-        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), log, closeables.toArray(AutoCloseable[]::new));
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), log, metricsHook.port(),
+                closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
         metricsHook.port().ifPresent(port -> log.info("metrics listening on " + config.server().metricsBind().get().host() + ":" + port
                 + MetricsListener.PATH));
@@ -198,6 +203,11 @@ public final class ShaperServer {
 
     public int port() {
         return server.port();
+    }
+
+    /** The {@code -metrics-bind} listener's port; empty without one. */
+    public Optional<Integer> metricsPort() {
+        return metricsPort;
     }
 
     /** The provider names, in command-line order ({@code default} for an unnamed single provider). */
