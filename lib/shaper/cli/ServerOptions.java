@@ -1,5 +1,6 @@
 package shaper.cli;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +24,18 @@ public final class ServerOptions {
             description = "Serve Prometheus /metrics on this address, on its own listener (default: off)")
     String metricsBind;
 
+    @Option(names = {"-shutdown-grace", "--shutdown-grace"}, paramLabel = "D", defaultValue = "30s",
+            converter = GoDurationConverter.class,
+            description = "On SIGTERM, how long in-flight exchanges may finish before they are cut (default ${DEFAULT-VALUE}; "
+                    + "a second SIGINT cuts at once)")
+    Duration shutdownGrace;
+
+    @Option(names = {"-header-read-timeout", "--header-read-timeout"}, paramLabel = "D", defaultValue = "60s",
+            converter = GoDurationConverter.class,
+            description = "Close a connection whose request head takes longer than this, or that idles this long "
+                    + "between requests (default ${DEFAULT-VALUE})")
+    Duration headerReadTimeout;
+
     @Option(names = {"-version", "--version"}, description = "Print version and exit")
     boolean version;
 
@@ -40,7 +53,7 @@ public final class ServerOptions {
             // an empty value disables it, as the spec says
             Optional<BindAddress> metrics = metricsBind == null || metricsBind.isBlank() ? Optional.empty()
                     : Optional.of(BindAddress.parse(metricsBind));
-            return new ServerConfig(listen, clientKeys, metrics);
+            return new ServerConfig(listen, clientKeys, shutdownGrace, headerReadTimeout, metrics);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-metrics-bind: " + e.getMessage());
         }
