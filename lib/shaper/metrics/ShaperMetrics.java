@@ -186,7 +186,9 @@ public final class ShaperMetrics {
 
     private Histogram histogram(Series s, double[] buckets) {
         Histogram h = Histogram.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .classicOnly().classicUpperBounds(buckets).build();
+                .classicOnly().classicUpperBounds(buckets)
+                .withoutExemplars() // no tracer here: skip the per-observation exemplar sampling
+                .build();
         register(h);
         return h;
     }
