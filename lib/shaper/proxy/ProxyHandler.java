@@ -16,6 +16,7 @@ import shaper.admission.Slots;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
 import shaper.limit.AdmissionException;
+import shaper.limit.LimiterUnavailableException;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
 import shaper.limit.QueueTimeoutException;
@@ -97,7 +98,7 @@ public final class ProxyHandler implements Handler {
                 return;
             }
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
-            slots = admit(cls, waiting, res, ex);
+            slots = admit(cls, waiting, res, ex, rawPath);
             connection.unwatch();
             if (slots == null) {
                 return;
@@ -140,7 +141,7 @@ public final class ProxyHandler implements Handler {
     }
 
     /** Takes the slots, or answers locally and returns null. */
-    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex) {
+    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex, String rawPath) {
         if (cls.chain().isEmpty()) {
             return admitter.unlimited(cls);
         }
@@ -162,6 +163,14 @@ public final class ProxyHandler implements Handler {
                 ex.status = 504;
                 ex.outcome = Outcome.FAILED;
                 LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
+            }
+        } catch (LimiterUnavailableException e) {
+            ex.status = 503;
+            ex.outcome = Outcome.FAILED;
+            if (waiting.comments() != null) {
+                fail(waiting, ex, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
+            } else {
+                LocalAnswers.limiterUnavailable(res, Dialect.of(rawPath));
             }
         } catch (QueueCancelledException | ClientGoneException e) {
             ex.clientAborted = true;

@@ -2,7 +2,10 @@ package shaper.server;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -21,6 +24,9 @@ import java.time.Duration;
 import shaper.admission.AdmissionConfig;
 import shaper.admission.Admitter;
 import shaper.admission.DisconnectWatcher;
+import shaper.admission.LimiterFactory;
+import shaper.cluster.ClusterBackend;
+import shaper.cluster.LinkSnapshot;
 import shaper.admission.ProviderLimiters;
 import shaper.auth.ClientKeys;
 import shaper.auth.UpstreamAuth;
@@ -68,12 +74,15 @@ public final class ShaperServer {
     private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
 
     private final AutoCloseable[] resources;
+    private final Map<String, ClusterBackend> backends;
 
-    private ShaperServer(WebServer server, List<Mount> mounts, List<Admitter> admitters, Duration grace, AutoCloseable... resources) {
+    private ShaperServer(WebServer server, List<Mount> mounts, List<Admitter> admitters, Duration grace,
+                         Map<String, ClusterBackend> backends, AutoCloseable... resources) {
         this.server = server;
         this.mounts = mounts;
         this.admitters = admitters;
         this.grace = grace;
+        this.backends = Map.copyOf(backends);
         this.resources = resources;
     }
 
@@ -104,12 +113,21 @@ public final class ShaperServer {
         List<Mount> mounts = new ArrayList<>();
         List<Admitter> admitters = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
+        Map<String, ClusterBackend> backends = new HashMap<>();
         for (int i = 0; i < config.providers().size(); i++) {
             ProviderConfig p = config.providers().get(i);
             HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
             AdmissionConfig admission = p.admission();
+            LimiterFactory factory = LimiterFactory.inProcess(time);
+            if (p.cluster().clustered()) {
+                ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), time, env, log::info);
+                closeables.add(backend);
+                backends.put(p.name(), backend);
+                log.info("provider=" + p.name() + " " + backend.describe());
+                factory = backend;
+            }
             ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, p.gateway().bigCtxTokens(),
-                    p.gateway().bigCtxConcurrency(), time);
+                    p.gateway().bigCtxConcurrency(), factory);
             limiters.warnings().forEach(err::println);
             boolean keepAlive = !admission.upstreamDisableKeepAlives();
             Upstream main = new Upstream(p.upstream(), limiters.upstreamPoolSize(), keepAlive);
@@ -159,7 +177,7 @@ public final class ShaperServer {
                 .start();
         closeables.addAll(List.of(watcher, calls, clientWatch, time, log));
         ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), List.copyOf(admitters), config.server().shutdownGrace(),
-                closeables.toArray(AutoCloseable[]::new));
+                backends, closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
         for (int i = 0; i < mounts.size(); i++) {
             ProviderConfig p = mounts.get(i).config();
@@ -229,6 +247,12 @@ public final class ShaperServer {
     /** The named provider's limiter snapshots (routes, default pool, global, large-request gate). */
     public List<LimiterSnapshot> limiters(String provider) {
         return mount(provider).limiters().snapshots();
+    }
+
+    /** The named provider's cluster link (up or on its fallback, transitions), empty when its limiters are in-process. */
+    public Optional<LinkSnapshot> limiterBackend(String provider) {
+        mount(provider);
+        return Optional.ofNullable(backends.get(provider)).map(ClusterBackend::snapshot);
     }
 
     /** Stops at once: in-flight exchanges are cut (tests, and a second SIGINT). */
