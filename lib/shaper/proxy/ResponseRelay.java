@@ -84,7 +84,7 @@ final class ResponseRelay {
             res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
         if (length > 0 && length <= SMALL_BODY && plan.prefix().length == 0) {
-            sendWhole(plan.rest(), res, (int) length);
+            sendWhole(plan.rest(), res, (int) length, ex);
             ex.outcome = Outcome.CLEAN;
             return;
         }
@@ -132,7 +132,7 @@ final class ResponseRelay {
      * pool. An upstream that breaks off midway gets what the streaming path gives it: the head
      * and the bytes that arrived are committed, then the connection is aborted.
      */
-    private static void sendWhole(InputStream in, ServerResponse res, int length) {
+    private static void sendWhole(InputStream in, ServerResponse res, int length, Exchange ex) {
         byte[] body = new byte[length];
         int got = 0;
         Exception failure = null;
@@ -147,6 +147,8 @@ final class ResponseRelay {
         } catch (java.io.IOException | RuntimeException e) {
             failure = e;
         }
+        ex.trace.responseBody(shaper.observe.BodyPreview.of(body, got));
+        ex.trace.responseBytes(got);
         if (got < length) {
             OutputStream sink = res.outputStream();
             try {
