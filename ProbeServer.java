@@ -4,6 +4,7 @@
 //DEPS io.helidon.webclient:helidon-webclient:4.5.0
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
+//DEPS org.jline:jline:4.5.0
 //SOURCES lib/**/*.java
 //JAVA_OPTIONS -Xms32m -Xmx128m -XX:+UseG1GC -Xss512k
 

@@ -18,6 +18,10 @@ public final class ServerOptions {
             description = "Require clients to present this key (env:VAR or file:PATH, read once at startup); repeatable")
     List<String> clientKeys = new ArrayList<>();
 
+    @Option(names = {"-tui", "--tui"}, arity = "0..1", fallbackValue = "true", defaultValue = "false",
+            description = "Run the terminal dashboard (stdout must be a terminal); log lines go to its Logs tab")
+    boolean tui;
+
     @Option(names = {"-version", "--version"}, description = "Print version and exit")
     boolean version;
 
@@ -26,7 +30,7 @@ public final class ServerOptions {
 
     ServerConfig toConfig() {
         try {
-            return new ServerConfig(BindAddress.parse(bind), clientKeys);
+            return new ServerConfig(BindAddress.parse(bind), clientKeys, tui);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-bind: " + e.getMessage());
         }
