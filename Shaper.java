@@ -5,6 +5,8 @@
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
 //DEPS org.jline:jline:4.5.0
+//DEPS io.prometheus:prometheus-metrics-core:1.10.0
+//DEPS io.prometheus:prometheus-metrics-exposition-textformats:1.10.0
 //SOURCES lib/**/*.java
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED -Xms64m -Xmx640m -Xmn48m -XX:+UseG1GC -XX:GCTimeRatio=2 -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
 

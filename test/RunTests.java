@@ -5,6 +5,8 @@
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
 //DEPS org.jline:jline:4.5.0
+//DEPS io.prometheus:prometheus-metrics-core:1.10.0
+//DEPS io.prometheus:prometheus-metrics-exposition-textformats:1.10.0
 //DEPS org.junit:junit-bom:5.14.1@pom
 //DEPS org.junit.jupiter:junit-jupiter:5.14.1
 //DEPS org.junit.jupiter:junit-jupiter-engine:5.14.1

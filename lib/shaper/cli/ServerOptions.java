@@ -2,6 +2,7 @@ package shaper.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import picocli.CommandLine.Option;
 import shaper.config.BindAddress;
@@ -18,6 +19,10 @@ public final class ServerOptions {
             description = "Require clients to present this key (env:VAR or file:PATH, read once at startup); repeatable")
     List<String> clientKeys = new ArrayList<>();
 
+    @Option(names = {"-metrics-bind", "--metrics-bind"}, paramLabel = "HOST:PORT",
+            description = "Serve Prometheus /metrics on this address, on its own listener (default: off)")
+    String metricsBind;
+
     @Option(names = {"-tui", "--tui"}, arity = "0..1", fallbackValue = "true", defaultValue = "false",
             description = "Run the terminal dashboard (stdout must be a terminal); log lines go to its Logs tab")
     boolean tui;
@@ -29,10 +34,19 @@ public final class ServerOptions {
     boolean help;
 
     ServerConfig toConfig() {
+        BindAddress listen;
         try {
-            return new ServerConfig(BindAddress.parse(bind), clientKeys, tui);
+            listen = BindAddress.parse(bind);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-bind: " + e.getMessage());
+        }
+        try {
+            // an empty value disables it, as the spec says
+            Optional<BindAddress> metrics = metricsBind == null || metricsBind.isBlank() ? Optional.empty()
+                    : Optional.of(BindAddress.parse(metricsBind));
+            return new ServerConfig(listen, clientKeys, metrics, tui);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("-metrics-bind: " + e.getMessage());
         }
     }
 }

@@ -19,16 +19,20 @@ import shaper.limit.AdmissionException;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
 import shaper.limit.QueueTimeoutException;
-import shaper.observe.ExchangeCounters;
+import shaper.observe.BodyPreview;
+import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
+import shaper.observe.ExchangePublisher;
 import shaper.observe.Outcome;
+import shaper.observe.RouteKind;
 import shaper.retry.RetryConfig;
 
 /**
  * One provider's request path: ask the circuit breaker, classify the route, take its slots
  * (waiting in FIFO order if needed), forward with retries, then give the slots back by the rules
  * of {@link Slots}. Every exit path (local answer, client gone, upstream failure, exception)
- * reaches the {@code finally} that disposes the slots, counts and logs the exchange.
+ * reaches the {@code finally} that disposes the slots and builds the exchange's one
+ * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link ExchangePublisher}.
  */
 public final class ProxyHandler implements Handler {
     private final String provider;
@@ -39,11 +43,10 @@ public final class ProxyHandler implements Handler {
     private final CircuitBreaker breaker;
     private final SelectorWatch clientWatch;
     private final Forwarder forwarder;
-    private final ExchangeLog log;
-    private final ExchangeCounters counters;
+    private final ExchangePublisher publisher;
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
-                        CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
+                        CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
                         RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch) {
         this.clientWatch = clientWatch;
         this.provider = provider;
@@ -52,9 +55,9 @@ public final class ProxyHandler implements Handler {
         this.limiters = limiters;
         this.admitter = admitter;
         this.breaker = breaker;
-        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, counters::circuitRejected, rewrite);
-        this.log = log;
-        this.counters = counters;
+        ExchangeLog log = publisher.log();
+        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, rewrite);
+        this.publisher = publisher;
     }
 
     /** Serves the request with its own path: for a provider mounted at the bare root. */
@@ -70,8 +73,9 @@ public final class ProxyHandler implements Handler {
      *                what is logged and what is sent upstream
      */
     public void handle(ServerRequest req, ServerResponse res, String rawPath) {
-        Exchange ex = new Exchange();
-        exchange(req, res, rawPath, ex);
+        String method = req.prologue().method().text();
+        Exchange ex = new Exchange(publisher.journal().begin(method, rawPath, req.prologue().query().rawValue()));
+        exchange(req, res, rawPath, method, ex);
         if (ex.clientAborted && !res.isSent()) {
             // Nobody is left to answer: close the connection quietly instead of leaving Helidon to
             // complain that the route sent nothing.
@@ -79,29 +83,32 @@ public final class ProxyHandler implements Handler {
         }
     }
 
-    private void exchange(ServerRequest req, ServerResponse res, String rawPath, Exchange ex) {
-        long start = System.nanoTime();
-        String method = req.prologue().method().text();
+    private void exchange(ServerRequest req, ServerResponse res, String rawPath, String method, Exchange ex) {
         AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
+        ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.chain().isEmpty() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
+                cls.route());
         Slots slots = null;
         Admission admission = breaker.allow();
         boolean forwarded = false;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
             if (admission instanceof Admission.Rejected) {
-                counters.circuitRejected();
-                ex.status = 503;
-                ex.outcome = Outcome.FAILED;
+                ex.ended(EndReason.CIRCUIT_OPEN, Outcome.FAILED, 503);
                 LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
                 return;
             }
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
             slots = admit(cls, waiting, res, ex);
+            ex.trace.queueEnded();
             connection.unwatch();
             if (slots == null) {
                 return;
             }
             RequestBody body = replayable(waiting);
+            byte[] bytes = body.bytes();
+            if (bytes != null) {
+                ex.trace.requestBody(BodyPreview.of(bytes, bytes.length));
+            }
             if (!connection.isOpen()) {
                 ex.clientAborted = true;
                 return;
@@ -124,8 +131,9 @@ public final class ProxyHandler implements Handler {
             if (slots != null) {
                 slots.dispose(ex.end(), breaker::penalty);
             }
-            counters.record(ex.status, ex.outcome, cls.limited());
-            log.exchange(provider, method, rawPath, ex.status, System.nanoTime() - start, ex.outcome);
+            EndReason why = ex.reason();
+            publisher.publish(ex.trace.finish(ex.status, ex.outcome, why, ex.provenance(why),
+                    JournalHeaders.of(req.headers()), res.isSent() || ex.status > 0 ? JournalHeaders.of(res.headers()) : java.util.List.of()));
         }
     }
 
@@ -146,20 +154,17 @@ public final class ProxyHandler implements Handler {
         try {
             return admitter.admit(cls, waiting);
         } catch (QueueFullException e) {
-            counters.queueRejected();
             if (waiting.comments() != null) {
-                fail(waiting, ex, "queue full", "rate_limit_error", "proxy queue is full");
+                fail(waiting, ex, EndReason.QUEUE_FULL, "queue full", "rate_limit_error", "proxy queue is full");
             } else {
-                ex.status = 429;
-                ex.outcome = Outcome.FAILED;
+                ex.ended(EndReason.QUEUE_FULL, Outcome.FAILED, 429);
                 LocalAnswers.queueFull(res, e.depth(), config.releaseCooldown());
             }
         } catch (QueueTimeoutException e) {
             if (waiting.comments() != null) {
-                fail(waiting, ex, "timeout", "timeout_error", "queue timeout");
+                fail(waiting, ex, EndReason.QUEUE_TIMEOUT, "timeout", "timeout_error", "queue timeout");
             } else {
-                ex.status = 504;
-                ex.outcome = Outcome.FAILED;
+                ex.ended(EndReason.QUEUE_TIMEOUT, Outcome.FAILED, 504);
                 LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
             }
         } catch (QueueCancelledException | ClientGoneException e) {
@@ -176,9 +181,8 @@ public final class ProxyHandler implements Handler {
         return null;
     }
 
-    private static void fail(WaitingRequest waiting, Exchange ex, String reason, String type, String message) {
-        ex.status = 200;
-        ex.outcome = Outcome.ABORTED;
+    private static void fail(WaitingRequest waiting, Exchange ex, EndReason why, String reason, String type, String message) {
+        ex.ended(why, Outcome.ABORTED, 200);
         waiting.comments().fail(Dialect.OTHER, reason, type, message);
     }
 }

@@ -12,6 +12,7 @@ import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
+import shaper.observe.EndReason;
 import shaper.observe.Outcome;
 
 /**
@@ -67,11 +68,13 @@ final class ResponseRelay {
             res.header(HeaderNames.RETRY_AFTER, plan.retryAfter());
         }
         long length = lengthKept ? in.headers().contentLength().orElse(-1L) : -1L;
+        ex.trace.clientHeaders();
         if (!hasBody(method, code) || length == 0) {
             if (length >= 0 && method.equalsIgnoreCase("HEAD")) {
                 res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
             }
             res.send();
+            ex.trace.responseBytes(0);
             ex.outcome = Outcome.CLEAN;
             return;
         }
@@ -79,7 +82,14 @@ final class ResponseRelay {
             res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
         OutputStream sink = res.outputStream();
-        long copied = StreamCopy.copy(body(plan), sink, length);
+        PreviewStream body = new PreviewStream(body(plan));
+        long copied;
+        try {
+            copied = StreamCopy.copy(body, sink, length);
+        } finally {
+            ex.trace.responseBody(body.preview());
+        }
+        ex.trace.responseBytes(copied);
         if (length >= 0 && copied < length) {
             throw new StreamCopy.SourceFailed(new EOFException("upstream body ended at " + copied + " of " + length + " bytes"));
         }
@@ -94,10 +104,17 @@ final class ResponseRelay {
             byte[] prefix = plan.prefix().length > 0 ? plan.prefix() : BodyPeek.prefix(plan.rest(), BodyPeek.ERROR_PREFIX);
             Json.ErrorInfo info = Json.errorInfo(prefix).orElse(new Json.ErrorInfo("api_error", "upstream answered HTTP " + code));
             early.fail(dialect, "upstream", info.type(), info.message());
-            ex.outcome = Outcome.ABORTED;
+            ex.ended(EndReason.UPSTREAM_ERROR_EVENT, Outcome.ABORTED, 0);
+            ex.trace.responseBody(shaper.observe.BodyPreview.of(prefix, prefix.length));
             return;
         }
-        StreamCopy.copy(body(plan), early.sink(), -1);
+        ex.trace.clientHeaders();
+        PreviewStream body = new PreviewStream(body(plan));
+        try {
+            ex.trace.responseBytes(StreamCopy.copy(body, early.sink(), -1));
+        } finally {
+            ex.trace.responseBody(body.preview());
+        }
         closeSink(early.sink());
         ex.outcome = Outcome.CLEAN;
     }

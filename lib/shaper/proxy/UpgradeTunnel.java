@@ -8,6 +8,8 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 import javax.net.ssl.SSLParameters;
@@ -27,7 +29,12 @@ import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
 import shaper.observe.ExchangeLog;
+import shaper.observe.EndReason;
+import shaper.observe.ExchangePublisher;
+import shaper.observe.ExchangeTrace;
 import shaper.observe.Outcome;
+import shaper.observe.Provenance;
+import shaper.observe.RouteKind;
 
 /**
  * Tunnels {@code 101 Switching Protocols} upgrades (WebSocket) to the upstream: the handshake is
@@ -48,7 +55,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
      * Where an upgrade request goes: the provider's name and upstream, the path to send (mount prefix
      * taken off) and the provider's header rewrite, applied to the handshake as to any request.
      */
-    public record Target(String provider, URI upstream, String rawPath, HeaderRewrite rewrite) {
+    public record Target(String provider, URI upstream, String rawPath, HeaderRewrite rewrite, ExchangePublisher publisher) {
     }
 
     /** Picks the target of an upgrade from the raw path and the request headers; null lets normal routing answer. */
@@ -78,16 +85,20 @@ public final class UpgradeTunnel implements Http1Upgrader {
         if (target == null) {
             return null; // the normal routing answers it (health, 404, 401)
         }
-        long start = System.nanoTime();
         String method = prologue.method().text();
+        ExchangeTrace trace = target.publisher().journal().begin(method, target.rawPath(), prologue.query().rawValue());
+        trace.classified(RouteKind.PASSTHROUGH, "");
+        trace.queueEnded(); // an upgrade takes no slot
         Socket socket = null;
         byte[] head;
         try {
+            trace.attemptStarted();
             socket = connect(target.upstream());
             socket.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
             socket.getOutputStream().write(requestHead(prologue, headers, target));
             socket.getOutputStream().flush();
             head = readHead(socket.getInputStream());
+            trace.upstreamHeaders();
         } catch (IOException | RuntimeException e) {
             log.info("upstream error provider=" + target.provider() + " method=" + method + " path=" + target.rawPath()
                     + " error=" + TransportErrors.describe(e));
@@ -95,18 +106,20 @@ public final class UpgradeTunnel implements Http1Upgrader {
                 closeQuietly(socket);
             }
             writeQuietly(ctx.dataWriter(), BAD_GATEWAY);
-            log.exchange(target.provider(), method, target.rawPath(), 502, System.nanoTime() - start, Outcome.FAILED);
+            publish(target, trace, headers, 502, Outcome.FAILED, EndReason.UPSTREAM_UNREACHABLE, null);
             return new Finished();
         }
         int status = statusOf(head);
+        trace.clientHeaders();
         try {
             ctx.dataWriter().writeNow(BufferData.create(head));
         } catch (RuntimeException e) {
             closeQuietly(socket);
-            log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, Outcome.ABORTED);
+            publish(target, trace, headers, status, Outcome.ABORTED, EndReason.CLIENT_LEFT, head);
             return new Finished();
         }
-        log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, Outcome.CLEAN);
+        // One record when the handshake is relayed: the tunnel's later bytes are not an exchange.
+        publish(target, trace, headers, status, Outcome.CLEAN, status == 101 ? EndReason.UPGRADED : EndReason.COMPLETED, head);
         if (status == 101) {
             try {
                 socket.setSoTimeout(0); // an upgraded connection may idle as long as its peers like
@@ -119,6 +132,26 @@ public final class UpgradeTunnel implements Http1Upgrader {
         // A refused upgrade: relay its body (its declared length, else until the upstream closes or
         // goes quiet for HANDSHAKE_TIMEOUT), then close the client connection.
         return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, false, contentLength(head));
+    }
+
+    private static void publish(Target target, ExchangeTrace trace, WritableHeaders<?> request, int status, Outcome outcome,
+                                EndReason reason, byte[] responseHead) {
+        Provenance provenance = reason == EndReason.COMPLETED && status >= 400 ? Provenance.UPSTREAM_HTTP : null;
+        target.publisher().publish(trace.finish(status, outcome, reason, provenance, JournalHeaders.of(request),
+                responseHead == null ? List.of() : headerLines(responseHead)));
+    }
+
+    /** The relayed response head's header lines, for the journal. */
+    private static List<shaper.observe.Header> headerLines(byte[] head) {
+        List<shaper.observe.Header> out = new ArrayList<>();
+        String[] lines = new String(head, StandardCharsets.ISO_8859_1).split("\r\n");
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon > 0) {
+                out.add(new shaper.observe.Header(lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim()));
+            }
+        }
+        return out;
     }
 
     private static Socket connect(URI upstream) throws IOException {

@@ -45,6 +45,7 @@ final class DashboardView {
         out.add(pair("Clean proxied", s.cleanProxied(), "Clean passthrough", s.cleanPassthrough(), w));
         out.add(pair("Aborted", s.aborted(), "Failed", s.failed(), w));
         out.add(pair("Circuit rejected", s.circuitRejected(), "Queue rejected", s.queueRejected(), w));
+        out.add(pair("Queue timeouts", s.queueTimeouts(), "Client left", s.clientLeft(), w));
         if (p.breaker() != null) {
             out.add(Line.blank(w));
             out.add(breaker(p.breaker(), w));

@@ -13,7 +13,7 @@ final class Details {
     static Overlay.Detail of(RequestRow r, ZoneId zone) {
         List<String> l = new ArrayList<>();
         l.add(r.method() + " " + r.url());
-        l.add("status " + Format.status(r.status()) + "   outcome " + r.outcome() + "   " + (r.limited() ? "limited" : "passthrough")
+        l.add("status " + Format.status(r.status()) + "   outcome " + r.outcome() + " (" + r.reason() + ")   " + (r.limited() ? "limited" : "passthrough")
                 + "   attempts " + r.attempts());
         l.add("arrived " + Format.clock(r.arrived(), zone) + "   total " + Format.duration(r.total()));
         l.add("queue " + Format.duration(r.queue()) + "   ttfb " + Format.duration(r.ttfb()) + "   download "

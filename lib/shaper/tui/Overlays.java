@@ -76,13 +76,13 @@ final class Overlays {
         List<AttributedString> out = new ArrayList<>(rows);
         int inner = boxWidth - 2;
         List<AttributedString> lines = new ArrayList<>();
-        lines.add(new Line(boxWidth).add("┌ ", Theme.overlay()).add(title, Theme.overlayTitle()).add(" ", Theme.overlay())
-                .add("─".repeat(Math.max(0, inner - Line.columns(title) - 2)), Theme.overlay()).add("┐", Theme.overlay()).build());
+        lines.add(new Line(boxWidth).add("┏ ", Theme.overlay()).add(title, Theme.overlayTitle()).add(" ", Theme.overlay())
+                .add("━".repeat(Math.max(0, inner - Line.columns(title) - 2)), Theme.overlay()).add("┓", Theme.overlay()).build());
         for (String s : text.subList(0, Math.min(text.size(), maxRows - 2))) {
-            lines.add(new Line(boxWidth).add("│ ", Theme.overlay()).cell(s, inner - 2, Theme.overlay()).add(" │", Theme.overlay())
+            lines.add(new Line(boxWidth).add("┃ ", Theme.overlay()).cell(s, inner - 2, Theme.overlay()).add(" ┃", Theme.overlay())
                     .build(Theme.overlay()));
         }
-        lines.add(new Line(boxWidth).add("└" + "─".repeat(inner) + "┘", Theme.overlay()).build());
+        lines.add(new Line(boxWidth).add("┗" + "━".repeat(inner) + "┛", Theme.overlay()).build());
         int left = (width - boxWidth) / 2;
         int first = top + Math.max(0, (maxRows - lines.size()) / 2);
         for (int i = 0; i < lines.size() && first + i < out.size() - 1; i++) {

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param limited         whether the request held a concurrency slot
  * @param aborted         whether the exchange did not complete cleanly
  * @param outcome         the outcome's label ({@code clean}, {@code aborted}, {@code failed} …)
+ * @param reason          which exit path ended it ({@code completed}, {@code client_left}, {@code queue_timeout} …)
  * @param attempts        upstream attempts made, 0 when none was
  * @param queue           time spent waiting for a slot; {@link Duration#ZERO} when none
  * @param ttfb            admission to upstream response headers; null when no headers arrived
@@ -32,7 +33,7 @@ import java.util.Objects;
  * @param responsePreview the first bytes of the response body as text, "" when none was kept
  */
 public record RequestRow(long id, Instant arrived, String method, String url, int status, boolean limited,
-                         boolean aborted, String outcome, int attempts, Duration queue, Duration ttfb,
+                         boolean aborted, String outcome, String reason, int attempts, Duration queue, Duration ttfb,
                          Duration download, Duration total, String contentType, long responseBytes,
                          List<Map.Entry<String, String>> requestHeaders, List<Map.Entry<String, String>> responseHeaders,
                          String requestPreview, String responsePreview) {
@@ -41,6 +42,7 @@ public record RequestRow(long id, Instant arrived, String method, String url, in
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(total, "total");
         contentType = contentType == null ? "" : contentType;
@@ -76,6 +78,11 @@ public record RequestRow(long id, Instant arrived, String method, String url, in
             return Kind.EVENTS;
         }
         return Kind.OTHER;
+    }
+
+    /** Whether the exchange ended because its queue wait ran out ({@code -queue-timeout}). */
+    public boolean queueTimeout() {
+        return reason.equals("queue_timeout");
     }
 
     /** The path without its query. */

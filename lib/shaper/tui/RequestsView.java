@@ -47,7 +47,7 @@ final class RequestsView {
             return rows;
         }
         String f = filter.toLowerCase(Locale.ROOT);
-        return rows.stream().filter(r -> (r.method() + " " + r.url() + " " + r.status() + " " + r.outcome())
+        return rows.stream().filter(r -> (r.method() + " " + r.url() + " " + r.status() + " " + r.outcome() + " " + r.reason())
                 .toLowerCase(Locale.ROOT).contains(f)).toList();
     }
 }

@@ -64,7 +64,7 @@ final class RouteTally {
         } else if (s >= 500 && s < 600) {
             c.server++;
         }
-        if (s == 504 && r.attempts() == 0) {
+        if (r.queueTimeout()) {
             c.timeouts++;
         }
         c.recent.addLast(r.arrived());

@@ -11,7 +11,7 @@ import org.jline.utils.AttributedString;
  * <pre>
  *   header (row 0, plus wrapped chip rows)
  *   tab bar
- *   ── separator with the tab's title and filter notes ──
+ *   ━━ separator with the tab's title and filter notes ━━
  *   content (sticky lines, then the scrolled region)   │ scrollbar
  *   footer (keys, filter input, toast)
  * </pre>
@@ -74,20 +74,20 @@ final class Screen {
         if (state.tab.filterable && (!state.filter().isEmpty() || state.editingFilter)) {
             note = (note.isEmpty() ? "" : note + "  ") + "filter: " + state.filter();
         }
-        Line l = new Line(width).add("── ", Theme.separator()).add(state.tab.title, Theme.title()).add(" ", Theme.separator());
+        Line l = new Line(width).add("━━ ", Theme.separator()).add(state.tab.title, Theme.title()).add(" ", Theme.separator());
         int noteWidth = note.isEmpty() ? 0 : Line.columns(note) + 2;
-        l.add("─".repeat(Math.max(0, l.left() - noteWidth - 1)), Theme.separator());
+        l.add("━".repeat(Math.max(0, l.left() - noteWidth - 1)), Theme.separator());
         if (!note.isEmpty()) {
             l.add(" " + note + " ", Theme.dim());
         }
-        return l.add("─", Theme.separator()).build();
+        return l.add("━", Theme.separator()).build();
     }
 
     /** A content line of {@code width - 1} columns plus the scrollbar cell ({@code null}: blank). */
     private static AttributedString withBar(AttributedString line, int width, Boolean thumb) {
         Line bar = new Line(1);
         if (thumb != null) {
-            bar.add(thumb ? "┃" : "│", thumb ? Theme.scrollThumb() : Theme.scrollTrack());
+            bar.add(thumb ? "┃" : "┊", thumb ? Theme.scrollThumb() : Theme.scrollTrack());
         }
         return AttributedString.join(AttributedString.EMPTY, line.columnSubSequence(0, width - 1), bar.build());
     }

@@ -83,12 +83,14 @@ public final class ServerFrames implements FrameSource {
         if (base == null) {
             return now;
         }
-        long[] buckets = new long[now.statusClasses().length];
+        long[] buckets = now.statusClasses();
+        long[] before = base.statusClasses();
         for (int i = 0; i < buckets.length; i++) {
-            buckets[i] = now.statusClasses()[i] - base.statusClasses()[i];
+            buckets[i] -= before[i];
         }
         return new ExchangeCounters.Snapshot(now.cleanProxied() - base.cleanProxied(), now.cleanPassthrough() - base.cleanPassthrough(),
                 now.aborted() - base.aborted(), now.failed() - base.failed(), now.circuitRejected() - base.circuitRejected(),
-                now.queueRejected() - base.queueRejected(), buckets);
+                now.queueRejected() - base.queueRejected(), now.queueTimeouts() - base.queueTimeouts(),
+                now.clientLeft() - base.clientLeft(), now.upgraded() - base.upgraded(), buckets);
     }
 }

@@ -37,8 +37,9 @@ final class TuiTerminal implements AutoCloseable {
 
     /** Opens the system terminal without changing it; fails when stdout is not a TTY. */
     static TuiTerminal open() throws Unavailable {
-        // Box-drawing characters go out as UTF-8: JLine would otherwise switch to the VT100 line-drawing
-        // charset for them, which tmux's capture (and some terminals) show as "q" and "x".
+        // JLine sends the light box-drawing characters (─ │ ┌ …) through the VT100 line-drawing charset,
+        // which tmux's capture shows as "q" and "x"; with this switch it sends ASCII for them instead.
+        // The dashboard draws with heavy and dashed box characters, which pass through as UTF-8.
         System.setProperty("org.jline.utils.disableAlternateCharset", "true");
         Terminal t;
         try {
