@@ -3,6 +3,7 @@ package shaper.tui;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import shaper.observe.ExchangeRecord;
 import shaper.observe.Header;
@@ -17,12 +18,12 @@ final class JournalRows {
     private JournalRows() {
     }
 
-    /** Finished exchanges newer than {@code afterId}, newest first. */
-    static List<RequestRow> recent(ShaperServer server, String provider, long afterId) {
+    /** Finished exchanges, newest first, leaving out the {@code hidden} ids. */
+    static List<RequestRow> recent(ShaperServer server, String provider, Set<Long> hidden) {
         List<ExchangeRecord> records = server.journal(provider).recent();
         List<RequestRow> rows = new ArrayList<>(records.size());
         for (ExchangeRecord r : records) {
-            if (r.id() > afterId) {
+            if (!hidden.contains(r.id())) {
                 rows.add(row(r));
             }
         }

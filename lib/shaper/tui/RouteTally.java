@@ -8,6 +8,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Running per-route totals for the Routes tab, fed each finished exchange once (by journal id), with
@@ -28,19 +30,23 @@ final class RouteTally {
     }
 
     private final Map<String, Counts> byRoute = new HashMap<>();
-    private long lastId = -1;
+    /**
+     * The ids of the journal's rows at the last call. Ids follow arrival while rows enter the journal
+     * as they finish, so "newer than the last id" would miss a slow exchange; a row leaves the ring
+     * for good, so the previous window's ids are all that must be remembered.
+     */
+    private Set<Long> seen = Set.of();
 
-    /** Counts every row newer than the last one counted; {@code newestFirst} is the journal's order. */
-    void absorb(List<RequestRow> newestFirst) {
-        long newest = lastId;
-        for (int i = newestFirst.size() - 1; i >= 0; i--) {
-            RequestRow r = newestFirst.get(i);
-            if (r.id() > lastId) {
+    /** Counts every row not counted before. A row that came and left the ring between two calls is missed. */
+    void absorb(List<RequestRow> rows) {
+        Set<Long> now = new HashSet<>(rows.size() * 2);
+        for (RequestRow r : rows) {
+            now.add(r.id());
+            if (!seen.contains(r.id())) {
                 count(r);
-                newest = Math.max(newest, r.id());
             }
         }
-        lastId = newest;
+        seen = now;
     }
 
     private void count(RequestRow r) {
@@ -89,10 +95,5 @@ final class RouteTally {
     /** Forgets the totals; rows already seen stay uncounted. */
     void reset() {
         byRoute.clear();
-    }
-
-    /** The newest journal id counted so far, -1 before any. */
-    long lastId() {
-        return lastId;
     }
 }

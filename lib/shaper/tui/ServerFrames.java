@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import shaper.breaker.BreakerSnapshot;
 import shaper.config.ProviderConfig;
@@ -26,7 +28,8 @@ public final class ServerFrames implements FrameSource {
     private final Clock clock;
     private final Map<String, ExchangeCounters.Snapshot> baseline = new HashMap<>();
     private final Map<String, RouteTally> tallies = new HashMap<>();
-    private final Map<String, Long> hiddenUpTo = new HashMap<>();
+    /** Per provider, the journal ids the last reset hid from the request list. */
+    private final Map<String, Set<Long>> hidden = new HashMap<>();
 
     public ServerFrames(ShaperServer server, ShaperConfig config, LogRing logs, Clock clock) {
         this.server = server;
@@ -59,7 +62,7 @@ public final class ServerFrames implements FrameSource {
         LimiterSnapshot gate = hasGate ? all.getLast() : null;
         BreakerSnapshot breaker = p.breaker().enabled() ? server.breaker(name) : null;
         ExchangeCounters.Snapshot counters = since(baseline.get(name), server.counters(name).snapshot());
-        List<RequestRow> requests = JournalRows.recent(server, name, hiddenUpTo.getOrDefault(name, -1L));
+        List<RequestRow> requests = JournalRows.recent(server, name, hidden.getOrDefault(name, Set.of()));
         RouteTally tally = tallies.get(name);
         tally.absorb(requests);
         return new ProviderFrame(name, p.mountPrefix().path(), UpstreamUrl.display(p.upstream()), pool, all.subList(0, routes),
@@ -70,10 +73,11 @@ public final class ServerFrames implements FrameSource {
     public void reset() {
         for (ProviderConfig p : config.providers()) {
             baseline.put(p.name(), server.counters(p.name()).snapshot());
+            List<RequestRow> rows = JournalRows.recent(server, p.name(), Set.of());
             RouteTally tally = tallies.get(p.name());
-            tally.absorb(JournalRows.recent(server, p.name(), -1));
+            tally.absorb(rows);
             tally.reset();
-            hiddenUpTo.put(p.name(), tally.lastId());
+            hidden.put(p.name(), rows.stream().map(RequestRow::id).collect(Collectors.toUnmodifiableSet()));
         }
         logs.clear();
     }
