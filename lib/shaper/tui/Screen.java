@@ -50,7 +50,7 @@ final class Screen {
             case CONCURRENCY -> ConcurrencyView.render(context);
             case ROUTES -> RoutesView.render(context);
         };
-        rows.add(separator(state, body, width));
+        rows.add(separator(state, body, frame.providers().size() > 1 ? provider.name() : "", width));
         rows.addAll(body.sticky().stream().map(l -> withBar(l, width, null)).toList());
         int top = rows.size();
         int page = Math.max(1, height - top - 1);
@@ -69,12 +69,17 @@ final class Screen {
         return new Drawn(out, hits);
     }
 
-    private static AttributedString separator(ViewState state, Body body, int width) {
+    /** "━━ Requests · beta ━━━ filter: x ━": the tab, the provider when there are several, the notes. */
+    private static AttributedString separator(ViewState state, Body body, String provider, int width) {
         String note = body.status();
         if (state.tab.filterable && (!state.filter().isEmpty() || state.editingFilter)) {
             note = (note.isEmpty() ? "" : note + "  ") + "filter: " + state.filter();
         }
-        Line l = new Line(width).add("━━ ", Theme.separator()).add(state.tab.title, Theme.title()).add(" ", Theme.separator());
+        Line l = new Line(width).add("━━ ", Theme.separator()).add(state.tab.title, Theme.title());
+        if (!provider.isEmpty()) {
+            l.add(" · ", Theme.dim()).add(provider, Theme.accent());
+        }
+        l.add(" ", Theme.separator());
         int noteWidth = note.isEmpty() ? 0 : Line.columns(note) + 2;
         l.add("━".repeat(Math.max(0, l.left() - noteWidth - 1)), Theme.separator());
         if (!note.isEmpty()) {

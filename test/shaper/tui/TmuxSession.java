@@ -101,6 +101,12 @@ final class TmuxSession implements AutoCloseable {
         return screen.lines().toList();
     }
 
+    /** The screen's bottom row. */
+    static String lastRow(String screen) {
+        List<String> rows = rows(screen);
+        return rows.isEmpty() ? "" : rows.getLast();
+    }
+
     @Override
     public void close() throws IOException, InterruptedException {
         Optional<ProcessHandle> pane = ProcessHandle.of(panePid);
