@@ -137,6 +137,35 @@ final class Line {
         return out;
     }
 
+    /**
+     * Columns {@code from} to {@code to} of a drawn row, exactly {@code to - from} wide: a wide
+     * character cut by either edge becomes spaces, so splicing an overlay never shifts the row.
+     */
+    static AttributedString slice(AttributedString row, int from, int to) {
+        AttributedStringBuilder sb = new AttributedStringBuilder();
+        int col = 0;
+        for (int i = 0; i < row.length(); ) {
+            int cp = Character.codePointAt(row, i);
+            int w = columns(cp);
+            AttributedStyle style = row.styleAt(i);
+            if (col >= from && col + w <= to) {
+                sb.style(style).appendCodePoint(cp);
+            } else if (col < to && col + w > from) {
+                for (int c = Math.max(col, from); c < Math.min(col + w, to); c++) {
+                    sb.style(style).append(' ');
+                }
+            }
+            col += w;
+            i += Character.charCount(cp);
+        }
+        for (; col < to; col++) {
+            if (col >= from) {
+                sb.style(AttributedStyle.DEFAULT).append(' ');
+            }
+        }
+        return sb.toAttributedString();
+    }
+
     /** An empty row of {@code width} columns. */
     static AttributedString blank(int width) {
         return new Line(width).build();

@@ -87,8 +87,8 @@ final class Overlays {
         int first = top + Math.max(0, (maxRows - lines.size()) / 2);
         for (int i = 0; i < lines.size() && first + i < out.size() - 1; i++) {
             AttributedString under = out.get(first + i);
-            out.set(first + i, AttributedString.join(AttributedString.EMPTY, under.columnSubSequence(0, left), lines.get(i),
-                    under.columnSubSequence(left + boxWidth, width)));
+            out.set(first + i, AttributedString.join(AttributedString.EMPTY, Line.slice(under, 0, left), lines.get(i),
+                    Line.slice(under, left + boxWidth, width)));
         }
         return out;
     }

@@ -94,7 +94,7 @@ final class Screen {
         if (thumb != null) {
             bar.add(thumb ? "┃" : "┊", thumb ? Theme.scrollThumb() : Theme.scrollTrack());
         }
-        return AttributedString.join(AttributedString.EMPTY, line.columnSubSequence(0, width - 1), bar.build());
+        return AttributedString.join(AttributedString.EMPTY, Line.slice(line, 0, width - 1), bar.build());
     }
 
     private static Drawn tooSmall(int width, int height) {
