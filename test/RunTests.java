@@ -7,6 +7,9 @@
 //DEPS org.jline:jline:4.5.0
 //DEPS io.prometheus:prometheus-metrics-core:1.10.0
 //DEPS io.prometheus:prometheus-metrics-exposition-textformats:1.10.0
+//DEPS redis.clients:jedis:8.0.2
+//DEPS org.slf4j:slf4j-api:2.0.20
+//DEPS org.slf4j:slf4j-nop:2.0.20
 //DEPS org.junit:junit-bom:5.14.1@pom
 //DEPS org.junit.jupiter:junit-jupiter:5.14.1
 //DEPS org.junit.jupiter:junit-jupiter-engine:5.14.1

@@ -1,5 +1,6 @@
 package shaper.cli;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +28,18 @@ public final class ServerOptions {
             description = "Run the terminal dashboard (stdout must be a terminal); log lines go to its Logs tab")
     boolean tui;
 
+    @Option(names = {"-shutdown-grace", "--shutdown-grace"}, paramLabel = "D", defaultValue = "30s",
+            converter = GoDurationConverter.class,
+            description = "On SIGTERM, how long in-flight exchanges may finish before they are cut (default ${DEFAULT-VALUE}; "
+                    + "a second SIGINT cuts at once)")
+    Duration shutdownGrace;
+
+    @Option(names = {"-header-read-timeout", "--header-read-timeout"}, paramLabel = "D", defaultValue = "60s",
+            converter = GoDurationConverter.class,
+            description = "Close a connection whose request head takes longer than this, or that idles this long "
+                    + "between requests (default ${DEFAULT-VALUE})")
+    Duration headerReadTimeout;
+
     @Option(names = {"-version", "--version"}, description = "Print version and exit")
     boolean version;
 
@@ -44,7 +57,7 @@ public final class ServerOptions {
             // an empty value disables it, as the spec says
             Optional<BindAddress> metrics = metricsBind == null || metricsBind.isBlank() ? Optional.empty()
                     : Optional.of(BindAddress.parse(metricsBind));
-            return new ServerConfig(listen, clientKeys, metrics, tui);
+            return new ServerConfig(listen, clientKeys, shutdownGrace, headerReadTimeout, metrics, tui);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-metrics-bind: " + e.getMessage());
         }

@@ -92,7 +92,7 @@ public final class ShaperMetrics {
 
     /**
      * The histogram observer for {@code provider}'s records, handed to its publisher. Exchanges that
-     * asked for no slot (circuit rejections, upgrades, :unlimited routes) add no queue-wait sample.
+     * asked no limiter for a slot (circuit rejections, upgrades, unbounded passthrough) add no queue-wait sample.
      */
     public Consumer<ExchangeRecord> observer(String provider) {
         io.prometheus.metrics.core.datapoints.DistributionDataPoint wait = queueWait.labelValues(provider);
@@ -100,7 +100,7 @@ public final class ShaperMetrics {
         io.prometheus.metrics.core.datapoints.DistributionDataPoint first = firstByte.labelValues(provider);
         io.prometheus.metrics.core.datapoints.DistributionDataPoint total = duration.labelValues(provider);
         return r -> {
-            if (r.timings().queueEnd() >= 0 && r.route() != RouteKind.UNLIMITED) {
+            if (r.timings().queueEnd() >= 0) {
                 wait.observe(seconds(r.timings().queueWait()));
             }
             r.timings().proxyAdded().ifPresent(d -> added.observe(seconds(d)));

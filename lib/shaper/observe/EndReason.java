@@ -27,6 +27,8 @@ public enum EndReason {
     QUEUE_TIMEOUT(Provenance.LOCAL_ANSWER),
     /** The upstream redirected outside the proxy: 502. */
     BAD_REDIRECT(Provenance.LOCAL_ANSWER),
+    /** The cluster limiter backend was unreachable and {@code -limiter-redis-fallback closed}: 503. */
+    LIMITER_UNAVAILABLE(Provenance.LOCAL_ANSWER),
     /** A required client key was missing or wrong: 401. */
     CLIENT_KEY_REJECTED(Provenance.LOCAL_ANSWER),
     /** The proxy itself failed (an exception in the handler). */

@@ -27,6 +27,7 @@ public final class ExchangeTrace {
 
     private volatile RouteKind route = RouteKind.PASSTHROUGH;
     private volatile String routeKey = "";
+    private volatile boolean waiting = true;
     private volatile long queueEnd = Timings.UNSET;
     private volatile long upstreamSent = Timings.UNSET;
     private volatile long upstreamHeaders = Timings.UNSET;
@@ -61,10 +62,18 @@ public final class ExchangeTrace {
         this.routeKey = key == null ? "" : key;
     }
 
-    /** The wait for slots ended (admitted or refused). */
-    public void queueEnded() {
-        if (queueEnd < 0) {
-            queueEnd = now();
+    /**
+     * Admission ended (admitted or refused); the exchange is no longer queued.
+     *
+     * @param hadLimiters the request asked limiters for slots; only then is {@code queueEnd} stamped,
+     *                    so exchanges that never could wait add no queue-wait sample
+     */
+    public void queueEnded(boolean hadLimiters) {
+        if (waiting) {
+            if (hadLimiters) {
+                queueEnd = now();
+            }
+            waiting = false;
         }
     }
 
@@ -117,7 +126,7 @@ public final class ExchangeTrace {
     /** The view the TUI reads; {@code nowNanos} from the same clock as the stamps. */
     InFlight view(long nowNanos) {
         int n = attempts;
-        return new InFlight(id, method, path, route, routeKey, queueEnd < 0 ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
+        return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
                 java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff);
     }
 
@@ -126,7 +135,7 @@ public final class ExchangeTrace {
     }
 
     boolean queued() {
-        return queueEnd < 0;
+        return waiting;
     }
 
     /**

@@ -16,7 +16,8 @@ import java.util.Optional;
  *
  * @param arrivedAt       wall-clock arrival, for display
  * @param queueEnd        the wait for slots ended: admitted, or refused (queue timeout, queue full,
- *                        client gone); unset when the request never asked for a slot (circuit open)
+ *                        client gone); unset when the request asked no limiter for a slot (circuit
+ *                        open, an unbounded passthrough or {@code :unlimited} route, an upgrade)
  * @param upstreamSent    the first attempt was handed to the upstream client
  * @param upstreamHeaders the last attempt's response headers arrived
  * @param firstByte       the client's response headers were committed

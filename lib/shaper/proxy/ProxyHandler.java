@@ -16,6 +16,7 @@ import shaper.admission.Slots;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
 import shaper.limit.AdmissionException;
+import shaper.limit.LimiterUnavailableException;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
 import shaper.limit.QueueTimeoutException;
@@ -47,7 +48,8 @@ public final class ProxyHandler implements Handler {
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
-                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch) {
+                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch,
+                        CallWatch calls) {
         this.clientWatch = clientWatch;
         this.provider = provider;
         this.config = config;
@@ -56,7 +58,7 @@ public final class ProxyHandler implements Handler {
         this.admitter = admitter;
         this.breaker = breaker;
         ExchangeLog log = publisher.log();
-        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, rewrite);
+        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, rewrite, calls);
         this.publisher = publisher;
     }
 
@@ -85,7 +87,7 @@ public final class ProxyHandler implements Handler {
 
     private void exchange(ServerRequest req, ServerResponse res, String rawPath, String method, Exchange ex) {
         AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
-        ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.chain().isEmpty() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
+        ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
                 cls.route());
         Slots slots = null;
         Admission admission = breaker.allow();
@@ -98,8 +100,8 @@ public final class ProxyHandler implements Handler {
                 return;
             }
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
-            slots = admit(cls, waiting, res, ex);
-            ex.trace.queueEnded();
+            slots = admit(cls, waiting, res, ex, rawPath);
+            ex.trace.queueEnded(!cls.chain().isEmpty());
             connection.unwatch();
             if (slots == null) {
                 return;
@@ -147,7 +149,7 @@ public final class ProxyHandler implements Handler {
     }
 
     /** Takes the slots, or answers locally and returns null. */
-    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex) {
+    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex, String rawPath) {
         if (cls.chain().isEmpty()) {
             return admitter.unlimited(cls);
         }
@@ -166,6 +168,13 @@ public final class ProxyHandler implements Handler {
             } else {
                 ex.ended(EndReason.QUEUE_TIMEOUT, Outcome.FAILED, 504);
                 LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
+            }
+        } catch (LimiterUnavailableException e) {
+            if (waiting.comments() != null) {
+                fail(waiting, ex, EndReason.LIMITER_UNAVAILABLE, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
+            } else {
+                ex.ended(EndReason.LIMITER_UNAVAILABLE, Outcome.FAILED, 503);
+                LocalAnswers.limiterUnavailable(res, Dialect.of(rawPath));
             }
         } catch (QueueCancelledException | ClientGoneException e) {
             ex.clientAborted = true;
