@@ -7,7 +7,7 @@ import java.time.Instant;
  * Applies keys and mouse events to the {@link ViewState}, against where the last screen put things
  * ({@link Hits}). Overlays take keys first: help closes on any key, the reset confirmation wants
  * y or n, a detail scrolls and closes on Esc, Enter or Space; then the filter being typed; then the
- * main keys. Ctrl+C always quits. Runs on the render loop's thread.
+ * main keys. Ctrl+C always asks to quit, and so does {@code q} once a stop is under way. Runs on the render loop's thread.
  */
 final class Controller {
     static final Duration TOAST = Duration.ofSeconds(5);
@@ -25,7 +25,7 @@ final class Controller {
 
     void apply(Input input, Hits hits, Instant now) {
         switch (input) {
-            case Input.Quit q -> state.quit = true;
+            case Input.Quit q -> state.quitRequests++;
             case Input.Resize r -> {
             }
             case Input.Key k -> key(k, hits, now);
@@ -34,8 +34,8 @@ final class Controller {
     }
 
     private void key(Input.Key k, Hits hits, Instant now) {
-        if (k.name() == Input.Name.CTRL_C) {
-            state.quit = true;
+        if (k.name() == Input.Name.CTRL_C || k.is('q') && state.quitRequests > 0) {
+            state.quitRequests++;
             return;
         }
         if (state.overlay != null) {
@@ -47,7 +47,9 @@ final class Controller {
             return;
         }
         if (hits.tooSmall()) {
-            state.quit = k.is('q');
+            if (k.is('q')) {
+                state.quitRequests++;
+            }
             return;
         }
         int page = hits.contentRows();
@@ -83,7 +85,7 @@ final class Controller {
             return;
         }
         switch (c) {
-            case 'q' -> state.quit = true;
+            case 'q' -> state.quitRequests++;
             case '?' -> state.overlay = new Overlay.Help();
             case 'j' -> move(1, hits);
             case 'k' -> move(-1, hits);

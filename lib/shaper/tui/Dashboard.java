@@ -20,21 +20,27 @@ import org.jline.terminal.Terminal;
  *   SIGINT/TERM ──┘                │
  *                  every 250 ms: FrameSource.take() ─▶ Screen.render ─▶ TuiTerminal.draw
  * </pre>
- * It returns when the operator quits; the caller restores the terminal and stops the proxy.
+ * The first quit starts the proxy's graceful stop and keeps drawing while exchanges drain; a
+ * second one cuts them; the loop returns once the proxy has stopped, and the caller restores the
+ * terminal.
  */
 public final class Dashboard {
     /** As the original tool's feeder: a fresh frame four times a second. */
     static final Duration TICK = Duration.ofMillis(250);
+    /** While the proxy stops, the loop looks this often whether it is done. */
+    private static final long POLL_WHILE_STOPPING = Duration.ofMillis(20).toNanos();
 
     private final TuiTerminal terminal;
     private final FrameSource source;
     private final Clock clock;
+    private final ProxyStop stop;
     private final BlockingQueue<Input> queue = new LinkedBlockingQueue<>();
 
-    Dashboard(TuiTerminal terminal, FrameSource source, Clock clock) {
+    Dashboard(TuiTerminal terminal, FrameSource source, Clock clock, ProxyStop stop) {
         this.terminal = terminal;
         this.source = source;
         this.clock = clock;
+        this.stop = stop;
     }
 
     /** Asks the loop to end (a signal or the shutdown hook). */
@@ -42,7 +48,7 @@ public final class Dashboard {
         queue.offer(new Input.Quit());
     }
 
-    /** Draws until the operator quits. */
+    /** Draws until the operator has quit and the proxy has stopped. */
     void run() throws InterruptedException {
         Terminal t = terminal.terminal();
         t.handle(Terminal.Signal.WINCH, s -> queue.offer(new Input.Resize()));
@@ -58,25 +64,37 @@ public final class Dashboard {
         Hits hits = Hits.NONE;
         boolean resized = false;
         long nextTick = System.nanoTime() + TICK.toNanos();
+        int quitsSeen = 0;
         try {
-            while (!state.quit) {
+            while (!(quitsSeen > 0 && stop.done())) {
+                if (state.quitRequests > quitsSeen) {
+                    if (quitsSeen == 0) {
+                        stop.begin();
+                    } else {
+                        stop.cut();
+                    }
+                    quitsSeen = state.quitRequests;
+                    state.toast(stop.note(), clock.instant().plus(Duration.ofHours(1)));
+                }
                 Size size = terminal.size();
                 Screen.Drawn drawn = Screen.render(frame, state, throughput, size.getColumns(), size.getRows(), terminal.mouse(), zone);
                 hits = drawn.hits();
                 terminal.draw(drawn.rows(), resized);
                 resized = false;
                 long wait = nextTick - System.nanoTime();
-                Input in = wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : null;
+                Input in = wait <= 0 ? null : queue.poll(quitsSeen > 0 ? Math.min(wait, POLL_WHILE_STOPPING) : wait, TimeUnit.NANOSECONDS);
                 if (in == null) {
-                    frame = source.take();
-                    throughput.observe(frame);
-                    nextTick = System.nanoTime() + TICK.toNanos();
+                    if (System.nanoTime() - nextTick >= 0) {
+                        frame = source.take();
+                        throughput.observe(frame);
+                        nextTick = System.nanoTime() + TICK.toNanos();
+                    }
                     continue;
                 }
                 do {
                     resized |= in instanceof Input.Resize;
                     controller.apply(in, hits, clock.instant());
-                } while (!state.quit && (in = queue.poll()) != null);
+                } while ((in = queue.poll()) != null);
             }
         } finally {
             keys.interrupt();

@@ -20,6 +20,10 @@ final class KeyInput {
     static final long ESCAPE_TIMEOUT_MS = 80;
 
     private static final Object MOUSE = new Object();
+    /** The start of a control sequence no key is bound to (a terminal's reply to a query, an unknown key). */
+    private static final Object CSI = new Object();
+    /** The start of an OSC or DCS string (colour or version replies), ended by BEL or ESC backslash. */
+    private static final Object STRING = new Object();
 
     private KeyInput() {
     }
@@ -49,6 +53,14 @@ final class KeyInput {
     }
 
     private static Input decode(Object bound, BindingReader reader, Terminal terminal) {
+        if (bound == CSI) {
+            skipControlSequence(reader);
+            return null;
+        }
+        if (bound == STRING) {
+            skipString(reader);
+            return null;
+        }
         if (bound == MOUSE) {
             MouseEvent e = terminal.readMouseEvent(reader::readCharacter, reader.getLastBinding());
             return mouse(e);
@@ -59,6 +71,28 @@ final class KeyInput {
             return s == null || s.isEmpty() ? null : Input.Key.typed(s.charAt(0));
         }
         return Input.Key.of(name);
+    }
+
+    /** Reads the rest of an unbound CSI sequence: parameters and intermediates up to its final byte. */
+    private static void skipControlSequence(BindingReader reader) {
+        for (int i = 0; i < 64; i++) {
+            int c = reader.readCharacter();
+            if (c < 0 || c >= 0x40 && c <= 0x7e) {
+                return;
+            }
+        }
+    }
+
+    /** Reads the rest of an OSC or DCS string, up to BEL or ST (ESC backslash), bounded. */
+    private static void skipString(BindingReader reader) {
+        boolean escape = false;
+        for (int i = 0; i < 4096; i++) {
+            int c = reader.readCharacter();
+            if (c < 0 || c == 7 || escape && c == '\\') {
+                return;
+            }
+            escape = c == 27;
+        }
     }
 
     private static Input mouse(MouseEvent e) {
@@ -103,6 +137,10 @@ final class KeyInput {
             m.bind(MOUSE, mouse);
         }
         m.bind(MOUSE, "\033[M", "\033[<");
+        // replies to terminal queries and keys not bound above are read whole and dropped, so their
+        // characters never reach the dashboard as keys
+        m.bind(CSI, "\033[");
+        m.bind(STRING, "\033]", "\033P");
         return m;
     }
 

@@ -10,6 +10,7 @@ import java.util.logging.SimpleFormatter;
 
 import shaper.config.ShaperConfig;
 import shaper.server.ShaperServer;
+import shaper.signal.Signals;
 
 /**
  * Runs the proxy under the dashboard ({@code -tui}):
@@ -17,9 +18,9 @@ import shaper.server.ShaperServer;
  *   <li>open the terminal, or fail with exit 1 when stdout is not one (nothing has started yet);</li>
  *   <li>point stdout, stderr and java.util.logging at the Logs tab's ring;</li>
  *   <li>start the proxy (a startup failure is printed on the real stderr, exit 1);</li>
- *   <li>draw until {@code q} or Ctrl+C, then restore the terminal and stop the proxy: exit 0.</li>
+ *   <li>draw until {@code q}, Ctrl+C or SIGTERM, which stop the proxy gracefully ({@code -shutdown-grace})
+ *       while the screen shows the drain (a second one cuts it); then restore the terminal: exit 0.</li>
  * </ol>
- * SIGTERM runs the same restore and stop from a shutdown hook.
  */
 public final class TuiMain {
     private TuiMain() {
@@ -60,7 +61,15 @@ public final class TuiMain {
             terminal.close();
             return 1;
         }
-        Dashboard dashboard = new Dashboard(terminal, new ServerFrames(server, config, ring, Clock.systemUTC()), Clock.systemUTC());
+        Dashboard dashboard = new Dashboard(terminal, new ServerFrames(server, config, ring, Clock.systemUTC()), Clock.systemUTC(),
+                ProxyStop.of(server, config.server().shutdownGrace()));
+        try {
+            // SIGTERM stops as q does: gracefully, with the screen showing the drain
+            Signals.handle("TERM", dashboard::quit);
+        } catch (IllegalStateException e) {
+            ring.add(program + ": " + e.getMessage() + "; SIGTERM restores the terminal and cuts in-flight exchanges");
+        }
+        // any other way the JVM ends (SIGHUP when the terminal goes away) still restores and stops
         Thread hook = new Thread(() -> {
             terminal.restore();
             server.stop();
@@ -79,7 +88,7 @@ public final class TuiMain {
             terminal.close();
             System.setOut(realOut);
             System.setErr(realErr);
-            server.stop();
+            server.stop(); // already stopped after a quit; cuts everything when the loop ended otherwise
             root.removeHandler(julToRing);
             for (Handler h : previous) {
                 root.addHandler(h);

@@ -39,7 +39,8 @@ final class ViewState {
     boolean editingFilter;
     RequestRow.Kind kind = RequestRow.Kind.ALL;
     StatusFilter status = StatusFilter.ALL;
-    boolean quit;
+    /** How often the operator asked to quit: the first stops the proxy gracefully, the second cuts it. */
+    int quitRequests;
     private final Map<Tab, Integer> cursor = new EnumMap<>(Tab.class);
     private final Map<Tab, Integer> offset = new EnumMap<>(Tab.class);
     private final Map<Tab, String> filter = new EnumMap<>(Tab.class);
