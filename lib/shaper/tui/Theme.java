@@ -1,14 +1,22 @@
 package shaper.tui;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.jline.utils.AttributedStyle;
+import org.jline.utils.Colors;
 
 import shaper.breaker.BreakerState;
 
 /**
  * Every colour and text style of the dashboard, and nothing else: the palette of the original tool's
- * design (a dark GitHub-like scheme) as true-colour styles. JLine degrades them to the 256 or 16
- * colours a terminal reports. Renderers ask this class for a style by meaning ("ok", "queue bar at
- * 55%") so a palette change happens here only.
+ * design (a dark GitHub-like scheme). Renderers ask this class for a style by meaning ("ok", "queue
+ * bar at 55%") so a palette change happens here only.
+ *
+ * <p>Colours go out as 24-bit RGB when the terminal says it takes them ({@code COLORTERM=truecolor}
+ * or {@code 24bit}); otherwise each palette colour is mapped once, here, to its nearest of the
+ * xterm 256. Left to JLine, that mapping would run for every style change of every frame (a
+ * nearest-colour search over 256 entries each time), which measured as most of the dashboard's CPU.
  */
 public final class Theme {
     static final int BACKGROUND = 0x0D1117;
@@ -29,12 +37,28 @@ public final class Theme {
     private Theme() {
     }
 
+    private static final boolean TRUE_COLOR = trueColor(System.getenv("COLORTERM"));
+    private static final Map<Integer, Integer> INDEXED = indexed(BACKGROUND, SURFACE, PANEL, TEXT, TEXT_DIM, MUTED, ACCENT,
+            SELECTION, OK, WARN, ERR, ORANGE, SEPARATOR);
+
+    static boolean trueColor(String colorterm) {
+        return "truecolor".equalsIgnoreCase(colorterm) || "24bit".equalsIgnoreCase(colorterm);
+    }
+
+    private static Map<Integer, Integer> indexed(int... palette) {
+        Map<Integer, Integer> m = new HashMap<>();
+        for (int rgb : palette) {
+            m.put(rgb, Colors.roundRgbColor((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff, 256));
+        }
+        return Map.copyOf(m);
+    }
+
     private static AttributedStyle fg(int rgb) {
-        return AttributedStyle.DEFAULT.foreground((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff);
+        return TRUE_COLOR ? AttributedStyle.DEFAULT.foregroundRgb(rgb) : AttributedStyle.DEFAULT.foreground(INDEXED.get(rgb));
     }
 
     private static AttributedStyle on(AttributedStyle s, int rgb) {
-        return s.background((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff);
+        return TRUE_COLOR ? s.backgroundRgb(rgb) : s.background(INDEXED.get(rgb));
     }
 
     public static AttributedStyle text() {
