@@ -28,7 +28,7 @@ public final class BreakerTransitions implements CircuitBreaker {
         this.provider = provider;
         this.delegate = delegate;
         this.log = log;
-        this.reported = new AtomicReference<>(delegate.snapshot().state());
+        this.reported = new AtomicReference<>(delegate.state());
     }
 
     /** {@code breaker} with transition lines, or {@code breaker} itself when it is disabled. */
@@ -37,12 +37,18 @@ public final class BreakerTransitions implements CircuitBreaker {
     }
 
     private void check() {
-        BreakerSnapshot now = delegate.snapshot();
+        BreakerState state = delegate.state();
         BreakerState before = reported.get();
-        if (now.state() != before && reported.compareAndSet(before, now.state())) {
-            log.info("breaker provider=" + provider + " from=" + label(before) + " to=" + label(now.state())
+        if (state != before && reported.compareAndSet(before, state)) {
+            BreakerSnapshot now = delegate.snapshot();
+            log.info("breaker provider=" + provider + " from=" + label(before) + " to=" + label(state)
                     + " failures=" + now.failuresInWindow() + " consecutive=" + now.consecutiveFailures());
         }
+    }
+
+    @Override
+    public BreakerState state() {
+        return delegate.state();
     }
 
     private static String label(BreakerState s) {

@@ -185,7 +185,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
         }
     }
 
-    /** The relayed response head's header lines, for the journal. */
+    /** The header lines of a response head (the journal's copy, and {@link #headerLookup}'s source). */
     private static List<shaper.observe.Header> headerLines(byte[] head) {
         List<shaper.observe.Header> out = new ArrayList<>();
         String[] lines = new String(head, StandardCharsets.ISO_8859_1).split("\\r\\n");
@@ -217,17 +217,8 @@ public final class UpgradeTunnel implements Http1Upgrader {
 
     /** The header lines of a response head, for failure classification. */
     private static HeaderLookup headerLookup(byte[] head) {
-        String[] lines = new String(head, StandardCharsets.ISO_8859_1).split("\r\n");
-        return name -> {
-            List<String> values = new ArrayList<>();
-            for (int i = 1; i < lines.length; i++) {
-                int colon = lines[i].indexOf(':');
-                if (colon > 0 && lines[i].substring(0, colon).trim().equalsIgnoreCase(name)) {
-                    values.add(lines[i].substring(colon + 1).trim());
-                }
-            }
-            return values;
-        };
+        List<shaper.observe.Header> lines = headerLines(head);
+        return name -> lines.stream().filter(h -> h.name().equalsIgnoreCase(name)).map(shaper.observe.Header::value).toList();
     }
 
     private static Socket connect(URI upstream, Duration timeout) throws IOException {
