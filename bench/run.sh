@@ -513,9 +513,11 @@ section_observe() {
   launch_proxy obs-off "$(target_url direct)" /dev/null
   OBS_OFF_PORT=$LAUNCHED_PORT OBS_OFF_PID=$LAUNCHED_PID started_off=$LAUNCHED_STARTED
   mport=$(free_port) || die "no free port"
+  local OBS_TTY_NOTE=""
   # shellcheck disable=SC2086 # OBS_ON_FLAGS is a space-separated flag list
   case " $OBS_ON_FLAGS " in
-    *" -tui "*) launch_proxy_tty obs-on "$(target_url direct)" -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
+    *" -tui "*) OBS_TTY_NOTE="; its dashboard draws in a detached 120×40 tmux session meanwhile"
+      launch_proxy_tty obs-on "$(target_url direct)" -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
     *) launch_proxy obs-on "$(target_url direct)" /dev/null -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
   esac
   OBS_ON_PORT=$LAUNCHED_PORT OBS_ON_PID=$LAUNCHED_PID started_on=$LAUNCHED_STARTED
@@ -528,7 +530,7 @@ section_observe() {
     wrk_run obs-warmup-$mode obs-$mode "$c" "$ADM_WARMUP" /1k >/dev/null || log "observe: warm-up of $mode failed"
   done
   md "## Cost of observability: metrics on vs off" "" \
-    "Two proxy processes started for this section, default flags otherwise: **off** has no observability flags; **on** has \`-metrics-bind 127.0.0.1:PORT${OBS_ON_FLAGS:+ $OBS_ON_FLAGS}\` and its \`/metrics\` is scraped once a second during the runs." \
+    "Two proxy processes started for this section, default flags otherwise: **off** has no observability flags; **on** has \`-metrics-bind 127.0.0.1:PORT${OBS_ON_FLAGS:+ $OBS_ON_FLAGS}\` and its \`/metrics\` is scraped once a second during the runs${OBS_TTY_NOTE}." \
     "wrk, c=$c, $THREADS threads, \`GET /1k\` (1 KiB), ${DURATION}s per run after ${ADM_WARMUP}s of warm-up each; rounds alternate the order (ABBA)." "" \
     "| round | proxy | RPS | p50 | p99 | CPU/req | errors |" "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"
   for ((round = 1; round <= OBS_ROUNDS; round++)); do
