@@ -43,8 +43,11 @@ final class TuiTerminal implements AutoCloseable {
         System.setProperty("org.jline.utils.disableAlternateCharset", "true");
         Terminal t;
         try {
+            // graphemeCluster(false): no mode probe at startup. The probe writes queries whose replies,
+            // when they come after its 200 ms wait (a busy machine), would reach the key reader as typed
+            // keys ("?1;2c": help, tab 2, reset); widths here are wcwidth's anyway.
             t = TerminalBuilder.builder().system(true).systemOutput(TerminalBuilder.SystemOutput.SysOut)
-                    .dumb(false).nativeSignals(true).build();
+                    .dumb(false).nativeSignals(true).graphemeCluster(false).build();
         } catch (IOException | IllegalStateException e) {
             throw new Unavailable("standard output is not a terminal", e);
         }
