@@ -54,7 +54,7 @@ public final class ShaperMetrics {
         providers.forEach(p -> routeLabels.put(p.name(), RouteLabels.of(p.limits())));
         gauge(Series.ACTIVE, p -> p.journal().activeCount());
         gauge(Series.QUEUED, p -> p.limiters().snapshots().stream().mapToLong(LimiterSnapshot::waiters).sum());
-        seconds(Series.OLDEST_QUEUED, p -> oldestLimitedWait(p, null));
+        seconds(Series.OLDEST_QUEUED, ShaperMetrics::oldestLimitedWait);
         gauge(Series.RETRIES_IN_FLIGHT, p -> p.journal().retriesInFlight());
         counter(Series.CLEAN_PROXIED, s -> s.cleanProxied());
         counter(Series.CLEAN_PASSTHROUGH, s -> s.cleanPassthrough());
@@ -157,10 +157,10 @@ public final class ShaperMetrics {
         return out;
     }
 
-    private static double oldestLimitedWait(ProviderView p, String routeKey) {
+    /** The oldest limited waiter's age; passthrough waiters on the global limiter carry no queue age (the spec). */
+    private static double oldestLimitedWait(ProviderView p) {
         Optional<Duration> max = p.journal().queued().stream()
                 .filter(f -> f.route() == RouteKind.LIMITED)
-                .filter(f -> routeKey == null || routeKey.equals(f.routeKey()))
                 .map(InFlight::age).max(Duration::compareTo);
         return max.map(ShaperMetrics::seconds).orElse(0.0);
     }
@@ -186,7 +186,9 @@ public final class ShaperMetrics {
 
     private Histogram histogram(Series s, double[] buckets) {
         Histogram h = Histogram.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .classicOnly().classicUpperBounds(buckets).build();
+                .classicOnly().classicUpperBounds(buckets)
+                .withoutExemplars() // no tracer here: skip the per-observation exemplar sampling
+                .build();
         register(h);
         return h;
     }

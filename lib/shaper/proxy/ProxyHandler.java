@@ -95,6 +95,7 @@ public final class ProxyHandler implements Handler {
         ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
             if (admission instanceof Admission.Rejected) {
+                ex.trace.queueEnded(false); // never waits: not a queued request in any view
                 ex.ended(EndReason.CIRCUIT_OPEN, Outcome.FAILED, 503);
                 LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
                 return;

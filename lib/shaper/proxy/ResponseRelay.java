@@ -22,6 +22,8 @@ import shaper.observe.Outcome;
  * {@code Content-Length}. On a stream committed early only a 2xx body is appended.
  */
 final class ResponseRelay {
+    /** Bodies of known length up to this size are read whole and sent in one write with their head. */
+    static final int SMALL_BODY = 16 * 1024;
     private static final Set<String> DROPPED_WHEN_DECODED = Set.of("content-encoding", "content-length", "content-md5",
             "digest", "content-digest", "repr-digest", "etag");
 
@@ -81,6 +83,11 @@ final class ResponseRelay {
         if (length > 0) {
             res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
+        if (length > 0 && length <= SMALL_BODY && plan.prefix().length == 0) {
+            sendWhole(plan.rest(), res, (int) length, ex);
+            ex.outcome = Outcome.CLEAN;
+            return;
+        }
         OutputStream sink = res.outputStream();
         PreviewStream body = new PreviewStream(body(plan));
         long copied;
@@ -117,6 +124,47 @@ final class ResponseRelay {
         }
         closeSink(early.sink());
         ex.outcome = Outcome.CLEAN;
+    }
+
+    /**
+     * A small body of known length goes out in one piece with its head: no response stream, no
+     * flushes, one write. It is read to end of stream so the upstream connection returns to the
+     * pool. An upstream that breaks off midway gets what the streaming path gives it: the head
+     * and the bytes that arrived are committed, then the connection is aborted.
+     */
+    private static void sendWhole(InputStream in, ServerResponse res, int length, Exchange ex) {
+        byte[] body = new byte[length];
+        int got = 0;
+        Exception failure = null;
+        try {
+            int n;
+            while (got < length && (n = in.read(body, got, length - got)) >= 0) {
+                got += n;
+            }
+            if (got == length) {
+                in.read(new byte[1], 0, 1); // end of stream: the client sees the response consumed
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            failure = e;
+        }
+        ex.trace.responseBody(shaper.observe.BodyPreview.of(body, got));
+        ex.trace.responseBytes(got);
+        if (got < length) {
+            OutputStream sink = res.outputStream();
+            try {
+                sink.write(body, 0, got);
+                sink.flush();
+            } catch (java.io.IOException | RuntimeException e) {
+                throw new StreamCopy.SinkFailed(e);
+            }
+            throw new StreamCopy.SourceFailed(failure != null ? failure
+                    : new EOFException("upstream body ended at " + got + " of " + length + " bytes"));
+        }
+        try {
+            res.send(body);
+        } catch (RuntimeException e) {
+            throw new StreamCopy.SinkFailed(e);
+        }
     }
 
     private static InputStream body(Plan plan) {

@@ -141,13 +141,13 @@ public final class UpgradeTunnel implements Http1Upgrader {
                 closeQuietly(socket);
                 return new Finished();
             }
-            return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, true, -1, 0, complete -> { });
+            return new TunnelSplice(ctx.dataReader(), ctx.dataWriter(), socket, true, -1, 0, complete -> { });
         }
         // A refused upgrade: relay its body (its declared length, else until the upstream closes),
         // within what is left of -upstream-timeout, then close the client connection. Like a plain
         // request, a body cut short is aborted and an upstream failure to the breaker.
         FailureClass failure = UpstreamFailures.classify(status, headerLookup(head), Instant.now());
-        return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, false, contentLength(head), deadline, complete -> {
+        return new TunnelSplice(ctx.dataReader(), ctx.dataWriter(), socket, false, contentLength(head), deadline, complete -> {
             if (!complete) {
                 target.breaker().recordFailure(admission, java.time.Duration.ZERO);
             } else if (failure.isUpstreamFailure()) {
@@ -356,97 +356,6 @@ public final class UpgradeTunnel implements Http1Upgrader {
 
         @Override
         public void close(boolean interrupt) {
-        }
-    }
-
-    /**
-     * Splices client and upstream bytes both ways. For a non-101 answer only the upstream's body is
-     * relayed (the connection closes afterwards, so its framing needs no parsing).
-     */
-    private static final class Splice implements ServerConnection {
-        private final DataReader clientIn;
-        private final DataWriter clientOut;
-        private final Socket upstream;
-        private final boolean bidirectional;
-        private final long deadline;
-        private final Consumer<Boolean> onEnd;
-        private long remaining;
-
-        /**
-         * @param remaining upstream bytes to relay before closing, or -1 for until end of stream
-         * @param deadline  {@link System#nanoTime()} by which a one-way relay must end (unused when bidirectional)
-         * @param onEnd     told whether the one-way relay delivered the whole body
-         */
-        Splice(DataReader clientIn, DataWriter clientOut, Socket upstream, boolean bidirectional, long remaining,
-               long deadline, Consumer<Boolean> onEnd) {
-            this.clientIn = clientIn;
-            this.clientOut = clientOut;
-            this.upstream = upstream;
-            this.bidirectional = bidirectional;
-            this.remaining = remaining;
-            this.deadline = deadline;
-            this.onEnd = onEnd;
-        }
-
-        @Override
-        public void handle(io.helidon.common.concurrency.limits.Limit limit) {
-            Thread clientToUpstream = bidirectional ? Thread.ofVirtual().name("tunnel-up").start(this::pumpUp) : null;
-            boolean complete = false;
-            try {
-                InputStream in = upstream.getInputStream();
-                byte[] buf = new byte[StreamCopy.BUFFER];
-                int n;
-                while (remaining != 0) {
-                    if (!bidirectional) {
-                        upstream.setSoTimeout(remainingMillis(deadline));
-                    }
-                    n = in.read(buf, 0, remaining < 0 ? buf.length : (int) Math.min(buf.length, remaining));
-                    if (n < 0) {
-                        break;
-                    }
-                    clientOut.writeNow(BufferData.create(java.util.Arrays.copyOf(buf, n)));
-                    if (remaining > 0) {
-                        remaining -= n;
-                    }
-                }
-                complete = remaining <= 0;
-            } catch (IOException | RuntimeException e) {
-                // either side closed: the tunnel's life is over
-            } finally {
-                closeQuietly(upstream);
-                if (!bidirectional) {
-                    onEnd.accept(complete);
-                }
-                if (clientToUpstream != null) {
-                    clientToUpstream.interrupt();
-                }
-            }
-        }
-
-        private void pumpUp() {
-            try {
-                OutputStream out = upstream.getOutputStream();
-                while (true) {
-                    BufferData data = clientIn.readBuffer();
-                    byte[] bytes = new byte[data.available()];
-                    data.read(bytes);
-                    out.write(bytes);
-                    out.flush();
-                }
-            } catch (IOException | RuntimeException e) {
-                closeQuietly(upstream);
-            }
-        }
-
-        /** Never idle to Helidon: a tunnel lives as long as its peers keep it (the idle check is the head-read timeout). */
-        @Override
-        public Duration idleTime() {
-            return Duration.ZERO;
-        }
-
-        @Override
-        public void close(boolean interrupt) {
-            closeQuietly(upstream);
         }
     }
 
