@@ -55,7 +55,12 @@ final class TmuxSession implements AutoCloseable {
         run(List.of("tmux", "-L", socket, "set-option", "-g", "window-size", "manual"));
         long pid = Long.parseLong(run(List.of("tmux", "-L", socket, "display-message", "-p", "#{pane_pid}")).trim());
         TmuxSession s = new TmuxSession(socket, pid);
-        s.await("the shell's prompt", Duration.ofSeconds(20), screen -> screen.contains(PROMPT.strip()));
+        try {
+            s.await("the shell's prompt", Duration.ofSeconds(20), screen -> screen.contains(PROMPT.strip()));
+        } catch (AssertionError | IOException | InterruptedException e) {
+            s.close(); // the caller never gets the session to close
+            throw e;
+        }
         return s;
     }
 
