@@ -34,7 +34,7 @@
 #                          BENCH_QUEUE_JAVA_OPTIONS extra JVM flags for that proxy only, appended
 #                          after Shaper.java's own (e.g. "-Xmx512m"; default none)
 #   BENCH_OBSERVE_ON_FLAGS extra flags of the observability section's "on" proxy, appended to its
-#                          -metrics-bind (e.g. "-tui"); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
+#                          -metrics-bind (default "-tui", run under tmux; "" for metrics only); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
 #   BENCH_STRICT=1         exit 1 when a target fails (default: exit 0 once the measurements ran)
 #   BENCH_MAX_SECONDS      budget for the whole run (1500; quick 480)
 # Raw tool output stays in bench/results/last/ (git-ignored).
@@ -476,11 +476,35 @@ rss_of() {
 
 # --- cost of observability ------------------------------------------------------------------
 # Two proxies of their own in one run, the same flags except what observes: "off" has none, "on"
-# has -metrics-bind (scraped once a second by a curl loop) plus BENCH_OBSERVE_ON_FLAGS. Rounds
+# has -metrics-bind (scraped once a second by a curl loop) plus BENCH_OBSERVE_ON_FLAGS (default
+# -tui: the dashboard draws in a tmux session while the load runs; empty for metrics only). Rounds
 # alternate the order (ABBA); the row is RPS on / off at c=16 on the 1 KiB path, target >= 0.95x.
 OBS_CONNECTIONS=${BENCH_OBSERVE_CONNECTIONS:-16}
 OBS_ROUNDS=${BENCH_OBSERVE_ROUNDS:-2}
-OBS_ON_FLAGS=${BENCH_OBSERVE_ON_FLAGS:-}
+OBS_ON_FLAGS=${BENCH_OBSERVE_ON_FLAGS--tui}
+
+# launch_proxy_tty NAME UPSTREAM_URL FLAG...: launch_proxy for a proxy that needs a terminal
+# (-tui): it runs as the only pane of a detached 120x40 tmux session on a tmux server of its own,
+# stderr to RES/NAME.err. The JVM is the pane's process (jbang execs it), so LAUNCHED_STARTED is
+# the JVM; stopping it by PID ends the pane, and the session and its server go with it.
+launch_proxy_tty() {
+  local name=$1 upstream=$2 port health hpid i sock
+  shift 2
+  ensure_tools tmux:tmux
+  port=$(free_port) || die "no free port"
+  sock="shaper-bench-$$-$name"
+  tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 \
+    "exec ./jbang Shaper.java -upstream '$upstream' -bind 127.0.0.1:$port $* 2>'$RES/$name.err'" ||
+    die "$name: tmux new-session failed"
+  for ((i = 0; i < 1200; i++)); do
+    health=$(curl -fs --max-time 1 "http://127.0.0.1:$port/__shaper/health") && break
+    sleep 0.1
+  done
+  hpid=$(printf '%s' "$health" | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
+  [ -n "$hpid" ] || die "$name did not come up under tmux on port $port: $(tail -3 "$RES/$name.err")"
+  own "$hpid"
+  LAUNCHED_PORT=$port LAUNCHED_PID=$hpid LAUNCHED_STARTED=$hpid
+}
 
 # obs_scraper URL: scrapes once a second until stopped; counts answers in RES/obs-scrapes.
 obs_scraper() {
@@ -497,8 +521,13 @@ section_observe() {
   launch_proxy obs-off "$(target_url direct)" /dev/null
   OBS_OFF_PORT=$LAUNCHED_PORT OBS_OFF_PID=$LAUNCHED_PID started_off=$LAUNCHED_STARTED
   mport=$(free_port) || die "no free port"
+  local OBS_TTY_NOTE=""
   # shellcheck disable=SC2086 # OBS_ON_FLAGS is a space-separated flag list
-  launch_proxy obs-on "$(target_url direct)" /dev/null -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS
+  case " $OBS_ON_FLAGS " in
+    *" -tui "*) OBS_TTY_NOTE="; its dashboard draws in a detached 120×40 tmux session meanwhile"
+      launch_proxy_tty obs-on "$(target_url direct)" -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
+    *) launch_proxy obs-on "$(target_url direct)" /dev/null -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
+  esac
   OBS_ON_PORT=$LAUNCHED_PORT OBS_ON_PID=$LAUNCHED_PID started_on=$LAUNCHED_STARTED
   wait_http "http://127.0.0.1:$mport/metrics" "$OBS_ON_PID" 10 || die "observe: /metrics does not answer"
   obs_scraper "http://127.0.0.1:$mport/metrics" &
@@ -509,7 +538,7 @@ section_observe() {
     wrk_run obs-warmup-$mode obs-$mode "$c" "$ADM_WARMUP" /1k >/dev/null || log "observe: warm-up of $mode failed"
   done
   md "## Cost of observability: metrics on vs off" "" \
-    "Two proxy processes started for this section, default flags otherwise: **off** has no observability flags; **on** has \`-metrics-bind 127.0.0.1:PORT${OBS_ON_FLAGS:+ $OBS_ON_FLAGS}\` and its \`/metrics\` is scraped once a second during the runs." \
+    "Two proxy processes started for this section, default flags otherwise: **off** has no observability flags; **on** has \`-metrics-bind 127.0.0.1:PORT${OBS_ON_FLAGS:+ $OBS_ON_FLAGS}\` and its \`/metrics\` is scraped once a second during the runs${OBS_TTY_NOTE}." \
     "wrk, c=$c, $THREADS threads, \`GET /1k\` (1 KiB), ${DURATION}s per run after ${ADM_WARMUP}s of warm-up each; rounds alternate the order (ABBA)." "" \
     "| round | proxy | RPS | p50 | p99 | CPU/req | errors |" "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"
   for ((round = 1; round <= OBS_ROUNDS; round++)); do
