@@ -4,13 +4,14 @@
 //DEPS io.helidon.webclient:helidon-webclient:4.5.0
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
+//DEPS org.jline:jline:4.5.0
 //DEPS io.prometheus:prometheus-metrics-core:1.10.0
 //DEPS io.prometheus:prometheus-metrics-exposition-textformats:1.10.0
 //DEPS redis.clients:jedis:8.0.2
 //DEPS org.slf4j:slf4j-api:2.0.20
 //DEPS org.slf4j:slf4j-nop:2.0.20
 //SOURCES lib/**/*.java
-//JAVA_OPTIONS -Xms64m -Xmx640m -Xmn48m -XX:+UseG1GC -XX:GCTimeRatio=2 -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
+//JAVA_OPTIONS --enable-native-access=ALL-UNNAMED -Xms64m -Xmx640m -Xmn48m -XX:+UseG1GC -XX:GCTimeRatio=2 -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
 
 /** ai-concurrency-shaper: run {@code ./jbang Shaper.java -h} for the flags. */
 public class Shaper {

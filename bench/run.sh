@@ -5,14 +5,14 @@
 # (bench/FakeUpstream.java), the proxy (Shaper.java) and nginx (1 worker, keepalive upstream) in
 # front of that same upstream. Measures RPS and p50/p99 with wrk, per-event SSE delay with
 # bench/SseProbe.java, and the proxy JVM's RSS; prints the report and writes BENCHMARKS.md.
-# Four sections start proxies of their own: admission (limited vs passthrough route in one
+# Several sections start proxies of their own, among them admission (limited vs passthrough route in one
 # process), observe (metrics on vs off), queue10k (10,000 clients queued behind a limit of 4, bench/QueueFlood.java) and
 # cluster (a redis-server of its own; Redis-backed vs in-process admission, and a burst over two
 # instances sharing one limit).
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe queue10k cluster");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode queue10k cluster");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -38,7 +38,7 @@
 #   BENCH_CLUSTER_CONNECTIONS  wrk concurrencies of the cluster overhead rows ("1 16"), BENCH_CLUSTER_BURST
 #                          wrk connections per instance in the cluster burst (32)
 #   BENCH_OBSERVE_ON_FLAGS extra flags of the observability section's "on" proxy, appended to its
-#                          -metrics-bind (e.g. "-tui"); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
+#                          -metrics-bind (default "-tui", run under tmux; "" for metrics only); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
 #   BENCH_STRICT=1         exit 1 when a target fails (default: exit 0 once the measurements ran)
 #   BENCH_MAX_SECONDS      budget for the whole run (1500; quick 480)
 # Raw tool output stays in bench/results/last/ (git-ignored).
@@ -65,7 +65,7 @@ DURATION=${BENCH_DURATION:-$dd}
 CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe queue10k cluster"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode queue10k cluster"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -109,6 +109,7 @@ target_url() {
     burst2) echo "http://127.0.0.1:$CL_B2_PORT" ;;
     obs-off) echo "http://127.0.0.1:$OBS_OFF_PORT" ;;
     obs-on) echo "http://127.0.0.1:$OBS_ON_PORT" ;;
+    transcode) echo "http://127.0.0.1:$TC_PORT" ;;
     *) die "unknown target $1 (expected direct, nginx or proxy)" ;;
   esac
 }
@@ -127,6 +128,7 @@ target_pids() {
     burst2) echo "$CL_B2_PID" ;;
     obs-off) echo "$OBS_OFF_PID" ;;
     obs-on) echo "$OBS_ON_PID" ;;
+    transcode) echo "$TC_PID" ;;
   esac
 }
 
@@ -263,7 +265,7 @@ wrk_run() {
   conns0=$(upstream_stat connections)
   # wrk refuses more threads than connections.
   if ! run_bounded $((secs + 30)) wrk -t"$((THREADS < c ? THREADS : c))" -c"$c" -d"${secs}s" --timeout 5s --latency \
-      -s "$BENCH/wrk-report.lua" "$(target_url "$target")$path" >"$out" 2>&1; then
+      -s "${WRK_SCRIPT:-$BENCH/wrk-report.lua}" "$(target_url "$target")$path" >"$out" 2>&1; then
     log "wrk $name $target c=$c failed: $(tail -2 "$out")"
     return 1
   fi
@@ -606,11 +608,35 @@ section_cluster() {
 
 # --- cost of observability ------------------------------------------------------------------
 # Two proxies of their own in one run, the same flags except what observes: "off" has none, "on"
-# has -metrics-bind (scraped once a second by a curl loop) plus BENCH_OBSERVE_ON_FLAGS. Rounds
+# has -metrics-bind (scraped once a second by a curl loop) plus BENCH_OBSERVE_ON_FLAGS (default
+# -tui: the dashboard draws in a tmux session while the load runs; empty for metrics only). Rounds
 # alternate the order (ABBA); the row is RPS on / off at c=16 on the 1 KiB path, target >= 0.95x.
 OBS_CONNECTIONS=${BENCH_OBSERVE_CONNECTIONS:-16}
 OBS_ROUNDS=${BENCH_OBSERVE_ROUNDS:-2}
-OBS_ON_FLAGS=${BENCH_OBSERVE_ON_FLAGS:-}
+OBS_ON_FLAGS=${BENCH_OBSERVE_ON_FLAGS--tui}
+
+# launch_proxy_tty NAME UPSTREAM_URL FLAG...: launch_proxy for a proxy that needs a terminal
+# (-tui): it runs as the only pane of a detached 120x40 tmux session on a tmux server of its own,
+# stderr to RES/NAME.err. The JVM is the pane's process (jbang execs it), so LAUNCHED_STARTED is
+# the JVM; stopping it by PID ends the pane, and the session and its server go with it.
+launch_proxy_tty() {
+  local name=$1 upstream=$2 port health hpid i sock
+  shift 2
+  ensure_tools tmux:tmux
+  port=$(free_port) || die "no free port"
+  sock="shaper-bench-$$-$name"
+  tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 \
+    "exec ./jbang Shaper.java -upstream '$upstream' -bind 127.0.0.1:$port $* 2>'$RES/$name.err'" ||
+    die "$name: tmux new-session failed"
+  for ((i = 0; i < 1200; i++)); do
+    health=$(curl -fs --max-time 1 "http://127.0.0.1:$port/__shaper/health") && break
+    sleep 0.1
+  done
+  hpid=$(printf '%s' "$health" | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
+  [ -n "$hpid" ] || die "$name did not come up under tmux on port $port: $(tail -3 "$RES/$name.err")"
+  own "$hpid"
+  LAUNCHED_PORT=$port LAUNCHED_PID=$hpid LAUNCHED_STARTED=$hpid
+}
 
 # obs_scraper URL: scrapes once a second until stopped; counts answers in RES/obs-scrapes.
 obs_scraper() {
@@ -627,8 +653,13 @@ section_observe() {
   launch_proxy obs-off "$(target_url direct)" /dev/null
   OBS_OFF_PORT=$LAUNCHED_PORT OBS_OFF_PID=$LAUNCHED_PID started_off=$LAUNCHED_STARTED
   mport=$(free_port) || die "no free port"
+  local OBS_TTY_NOTE=""
   # shellcheck disable=SC2086 # OBS_ON_FLAGS is a space-separated flag list
-  launch_proxy obs-on "$(target_url direct)" /dev/null -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS
+  case " $OBS_ON_FLAGS " in
+    *" -tui "*) OBS_TTY_NOTE="; its dashboard draws in a detached 120×40 tmux session meanwhile"
+      launch_proxy_tty obs-on "$(target_url direct)" -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
+    *) launch_proxy obs-on "$(target_url direct)" /dev/null -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
+  esac
   OBS_ON_PORT=$LAUNCHED_PORT OBS_ON_PID=$LAUNCHED_PID started_on=$LAUNCHED_STARTED
   wait_http "http://127.0.0.1:$mport/metrics" "$OBS_ON_PID" 10 || die "observe: /metrics does not answer"
   obs_scraper "http://127.0.0.1:$mport/metrics" &
@@ -639,7 +670,7 @@ section_observe() {
     wrk_run obs-warmup-$mode obs-$mode "$c" "$ADM_WARMUP" /1k >/dev/null || log "observe: warm-up of $mode failed"
   done
   md "## Cost of observability: metrics on vs off" "" \
-    "Two proxy processes started for this section, default flags otherwise: **off** has no observability flags; **on** has \`-metrics-bind 127.0.0.1:PORT${OBS_ON_FLAGS:+ $OBS_ON_FLAGS}\` and its \`/metrics\` is scraped once a second during the runs." \
+    "Two proxy processes started for this section, default flags otherwise: **off** has no observability flags; **on** has \`-metrics-bind 127.0.0.1:PORT${OBS_ON_FLAGS:+ $OBS_ON_FLAGS}\` and its \`/metrics\` is scraped once a second during the runs${OBS_TTY_NOTE}." \
     "wrk, c=$c, $THREADS threads, \`GET /1k\` (1 KiB), ${DURATION}s per run after ${ADM_WARMUP}s of warm-up each; rounds alternate the order (ABBA)." "" \
     "| round | proxy | RPS | p50 | p99 | CPU/req | errors |" "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"
   for ((round = 1; round <= OBS_ROUNDS; round++)); do
@@ -679,6 +710,94 @@ section_observe() {
   check "observability cost (on / off RPS, c=$c)" "≥ 0.95×, no errors" "${ratio}×, $errs_total errors" \
     "$(awk -v r="$ratio" -v e="$errs_total" 'BEGIN { print (r >= 0.95 && e == 0) ? "PASS" : "FAIL" }')"
 }
+
+# --- transcoding: Messages -> Chat vs passthrough ------------------------------------------
+# A proxy of its own with two transcoded routes and no limited route (so neither row queues):
+# /tc/v1/messages -> /v1/chat/completions (JSON) and /tcsse/v1/messages -> /sse/v1/chat/completions
+# (a stream of timestamped deltas; n and interval are client query parameters the proxy allows). The passthrough row posts the same 2 KiB Messages body to
+# /v1/messages, which the fake upstream answers with the same content as an Anthropic message.
+section_transcode() {
+  local c route line rps p50 p99 errs started round order body
+  body="$RES/transcode-body.json"
+  awk 'BEGIN { printf "{\"model\":\"bench\",\"max_tokens\":64,\"system\":\"You are a benchmark.\",\"messages\":[{\"role\":\"user\",\"content\":\""; for (i = 0; i < 1900; i++) printf "x"; printf "\"}]}" }' >"$body"
+  printf 'local f = io.open("%s", "rb")\nwrk.method = "POST"\nwrk.body = f:read("*a")\nf:close()\nwrk.headers["Content-Type"] = "application/json"\ndofile("%s")\n' \
+    "$body" "$BENCH/wrk-report.lua" >"$RES/wrk-post.lua"
+  launch_proxy transcode-proxy "$(target_url direct)" /dev/null -limit "POST /none:unlimited" \
+    -transcode-allow-client-query n,interval \
+    -transcode-route "messages@/tc/v1/messages=chat-completions@/v1/chat/completions" \
+    -transcode-route "messages@/tcsse/v1/messages=chat-completions@/sse/v1/chat/completions"
+  TC_PORT=$LAUNCHED_PORT TC_PID=$LAUNCHED_PID started=$LAUNCHED_STARTED
+  log "transcode: proxy pid $TC_PID on 127.0.0.1:$TC_PORT"
+  curl -fs --max-time 5 -H 'content-type: application/json' --data-binary "@$body" "$(target_url transcode)/tc/v1/messages" >"$RES/transcode-sample.json" ||
+    log "transcode: sample request failed"
+  for route in transcoded passthrough; do
+    WRK_SCRIPT="$RES/wrk-post.lua" wrk_run transcode-warmup-$route transcode 16 "$ADM_WARMUP" "$(tc_path $route)" >/dev/null ||
+      log "transcode: warm-up of $route failed"
+  done
+  md "## Transcoding: Messages → Chat vs passthrough" "" \
+    "One proxy process, started for this section, no limited route. \`POST /tc/v1/messages\` (a $(wc -c <"$body")-byte Messages body) is" \
+    "converted to \`POST /v1/chat/completions\` and the Chat answer back to a Messages answer; \`POST /v1/messages\` is passthrough to an" \
+    "upstream that answers the same content as a Messages answer. wrk, $THREADS threads, ${DURATION}s per run; rounds alternate (ABBA)." "" \
+    "| round | c | route | RPS | p50 | p99 | errors |" "| ---: | ---: | --- | ---: | ---: | ---: | ---: |"
+  for c in 1 16; do
+    for ((round = 1; round <= ADM_ROUNDS; round++)); do
+      if ((round % 2 == 1)); then order="passthrough transcoded"; else order="transcoded passthrough"; fi
+      for route in $order; do
+        if ! line=$(WRK_SCRIPT="$RES/wrk-post.lua" wrk_run "transcode-$route-c$c-r$round" transcode "$c" "$DURATION" "$(tc_path "$route")"); then
+          md "| $round | $c | $route | failed | | | |"
+          continue
+        fi
+        rps=$(kv rps "$line"); p50=$(kv p50_us "$line"); p99=$(kv p99_us "$line")
+        errs=$(($(kv socket_errors "$line") + $(kv non2xx "$line")))
+        M[tc.$c.$route.n]=$((${M[tc.$c.$route.n]:-0} + 1))
+        M[tc.$c.$route.rps]=$(calc "${M[tc.$c.$route.rps]:-0} + $rps" 1)
+        M[tc.$c.$route.p50_us]=$((${M[tc.$c.$route.p50_us]:-0} + p50))
+        M[tc.$c.$route.errors]=$((${M[tc.$c.$route.errors]:-0} + errs))
+        md "| $round | $c | $route | $(fmt_rps "$rps") | $(fmt_us "$p50") | $(fmt_us "$p99") | $errs |"
+        log "transcode: c=$c $route rps=$(fmt_rps "$rps") p50=$(fmt_us "$p50") p99=$(fmt_us "$p99") errors=$errs"
+      done
+    done
+  done
+  md ""
+  local n1t=${M[tc.1.transcoded.n]:-0} n1p=${M[tc.1.passthrough.n]:-0} n16t=${M[tc.16.transcoded.n]:-0} n16p=${M[tc.16.passthrough.n]:-0}
+  if [ "$n1t" -gt 0 ] && [ "$n1p" -gt 0 ]; then
+    local added=$(( ${M[tc.1.transcoded.p50_us]} / n1t - ${M[tc.1.passthrough.p50_us]} / n1p ))
+    M[tc.added.p50_us]=$added
+    check "transcoded Messages→Chat added p50 at c=1 (vs passthrough, 2 KiB request)" "≤ 0.3 ms" "$(fmt_us "$added")" "$(passfail "$added <= 300")"
+  else
+    check "transcoded Messages→Chat added p50 at c=1 (vs passthrough, 2 KiB request)" "≤ 0.3 ms" "not measured" "n/a"
+  fi
+  if [ "$n16t" -gt 0 ] && [ "$n16p" -gt 0 ]; then
+    local rt rp ratio
+    rt=$(calc "${M[tc.16.transcoded.rps]} / $n16t" 1); rp=$(calc "${M[tc.16.passthrough.rps]} / $n16p" 1); ratio=$(calc "$rt / $rp")
+    M[tc.ratio]=$ratio
+    check "transcoded Messages→Chat RPS at c=16 (vs passthrough)" "≥ 0.7×" "${ratio}× ($(fmt_rps "$rt") vs $(fmt_rps "$rp"))" \
+      "$(passfail "$ratio >= 0.7")"
+  else
+    check "transcoded Messages→Chat RPS at c=16 (vs passthrough)" "≥ 0.7×" "not measured" "n/a"
+  fi
+  local bound=$((60 + 2 * (SSE_EVENTS * 100 / 1000 + 5)))
+  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -warmup 100 -raw "$RES" \
+    "direct=$(target_url direct)" "transcoded=$(target_url transcode)/tcsse/v1/messages" >"$RES/transcode-sse.txt" 2>"$RES/transcode-sse.err" ||
+    log "transcode: sse probe failed: $(tail -3 "$RES/transcode-sse.err")"
+  local ld lt
+  ld=$(grep -m1 "^SSE_RESULT label=direct " "$RES/transcode-sse.txt"); lt=$(grep -m1 "^SSE_RESULT label=transcoded " "$RES/transcode-sse.txt")
+  if [ -n "$ld" ] && [ -n "$lt" ] && [ -z "$(kv error "$lt")" ]; then
+    local a50 a99
+    a50=$(( $(kv p50_us "$lt") - $(kv p50_us "$ld") )); a99=$(( $(kv p99_us "$lt") - $(kv p99_us "$ld") ))
+    M[tc.sse.added.p99_us]=$a99
+    md "- transcoded stream, $SSE_EVENTS Chat deltas $SSE_INTERVAL apart converted to Messages events: p50 $(fmt_us "$(kv p50_us "$lt")"), p99 $(fmt_us "$(kv p99_us "$lt")");" \
+      "  direct \`/sse\` p50 $(fmt_us "$(kv p50_us "$ld")"), p99 $(fmt_us "$(kv p99_us "$ld")"): added p50 **$(fmt_us "$a50")**, p99 **$(fmt_us "$a99")**" ""
+    check "transcoded stream added per-event delay p99 (vs direct)" "≤ 1 ms" "$(fmt_us "$a99") (p50 $(fmt_us "$a50"))" "$(passfail "$a99 <= 1000")"
+  else
+    check "transcoded stream added per-event delay p99 (vs direct)" "≤ 1 ms" "not measured" "n/a"
+  fi
+  rss_of "$TC_PID" "transcode proxy after load"
+  stop_pid "$started"
+  TC_PID=""
+}
+
+tc_path() { case $1 in transcoded) echo /tc/v1/messages ;; passthrough) echo /v1/messages ;; esac; }
 
 # --- 10,000 queued clients -----------------------------------------------------------------
 # A proxy of its own (-limit-all -concurrency 4, no cooldown, no queue timeout) in front of an

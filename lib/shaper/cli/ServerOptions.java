@@ -24,6 +24,10 @@ public final class ServerOptions {
             description = "Serve Prometheus /metrics on this address, on its own listener (default: off)")
     String metricsBind;
 
+    @Option(names = {"-tui", "--tui"}, arity = "0..1", fallbackValue = "true", defaultValue = "false",
+            description = "Run the terminal dashboard (stdout must be a terminal); log lines go to its Logs tab")
+    boolean tui;
+
     @Option(names = {"-shutdown-grace", "--shutdown-grace"}, paramLabel = "D", defaultValue = "30s",
             converter = GoDurationConverter.class,
             description = "On SIGTERM, how long in-flight exchanges may finish before they are cut (default ${DEFAULT-VALUE}; "
@@ -53,7 +57,7 @@ public final class ServerOptions {
             // an empty value disables it, as the spec says
             Optional<BindAddress> metrics = metricsBind == null || metricsBind.isBlank() ? Optional.empty()
                     : Optional.of(BindAddress.parse(metricsBind));
-            return new ServerConfig(listen, clientKeys, shutdownGrace, headerReadTimeout, metrics);
+            return new ServerConfig(listen, clientKeys, shutdownGrace, headerReadTimeout, metrics, tui);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-metrics-bind: " + e.getMessage());
         }

@@ -10,6 +10,7 @@ import java.util.List;
 import shaper.Version;
 import shaper.config.ConfigException;
 import shaper.server.ShaperServer;
+import shaper.tui.TuiMain;
 import shaper.signal.Signals;
 
 /**
@@ -54,14 +55,11 @@ public final class ShaperMain {
     }
 
     private static int serve(Invocation.Run run, PrintStream out, PrintStream err) {
-        ShaperServer server;
-        try {
-            server = ShaperServer.start(run.config(), out, err);
-        } catch (ConfigException e) {
-            err.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
-            return 1;
-        } catch (RuntimeException e) {
-            err.println(CommandLineParser.PROGRAM + ": cannot listen on " + run.config().server().bind() + ": " + e.getMessage());
+        if (run.config().server().tui()) {
+            return TuiMain.run(run.config(), err, (o, e) -> start(run, o, e, err), CommandLineParser.PROGRAM);
+        }
+        ShaperServer server = start(run, out, err, err);
+        if (server == null) {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shaper-shutdown"));
@@ -74,5 +72,18 @@ public final class ShaperMain {
         }
         server.awaitStop();
         return 0;
+    }
+
+    /** Starts the proxy logging to {@code out} and {@code err}; on failure prints why on {@code failures} and returns null. */
+    private static ShaperServer start(Invocation.Run run, PrintStream out, PrintStream err, PrintStream failures) {
+        try {
+            return ShaperServer.start(run.config(), out, err);
+        } catch (ConfigException e) {
+            failures.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            failures.println(CommandLineParser.PROGRAM + ": cannot listen on " + run.config().server().bind() + ": " + e.getMessage());
+        }
+        failures.flush();
+        return null;
     }
 }

@@ -24,10 +24,13 @@ import shaper.retry.RetryConfig;
  * @param gateway   the Responses upstream, the large-request gate and the mirror log
  * @param auth      upstream credential settings, not yet resolved; {@link AuthConfig#DISABLED} forwards verbatim
  * @param cluster   where the limiters keep their slots; {@link ClusterConfig#IN_PROCESS} by default
+ * @param transcode transcoded routes and their target auth; {@link TranscodeConfig#OFF} for none
  */
 public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
-                             BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster) {
+                             BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
+                             TranscodeConfig transcode) {
     public ProviderConfig {
+        Objects.requireNonNull(transcode, "transcode");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(breaker, "breaker");
         Objects.requireNonNull(gateway, "gateway");
@@ -39,6 +42,12 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         Objects.requireNonNull(cluster, "cluster");
         ProviderNames.check("name", name);
         prefix = MountPrefix.parse(prefix).path();
+    }
+
+    /** A provider without transcoding. */
+    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
+                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster) {
+        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, cluster, TranscodeConfig.OFF);
     }
 
     /** A provider whose limiters are in-process. */

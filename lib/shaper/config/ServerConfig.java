@@ -15,9 +15,11 @@ import java.util.Optional;
  * @param clientKeys {@code -client-key} references ({@code env:VAR}, {@code file:PATH}) in order, not yet
  *                   resolved; empty (the default) admits every client
  * @param metricsBind {@code -metrics-bind}: where {@code /metrics} listens, on its own listener; empty (the default) disables it
+ * @param tui        {@code -tui}: draw the terminal dashboard on stdout (which must be a terminal) and send
+ *                   log lines to its Logs tab instead of stdout; default false
  */
 public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout,
-                           Optional<BindAddress> metricsBind) {
+                           Optional<BindAddress> metricsBind, boolean tui) {
     public static final String DEFAULT_BIND = "127.0.0.1:8080";
     /** {@code -shutdown-grace}: how long in-flight exchanges may run on after SIGTERM. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
@@ -36,6 +38,12 @@ public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration s
             throw new ConfigException("-header-read-timeout: " + GoDuration.format(headerReadTimeout) + " (expected: > 0)");
         }
         Objects.requireNonNull(metricsBind, "metricsBind");
+    }
+
+    /** Without the dashboard. */
+    public ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout,
+                        Optional<BindAddress> metricsBind) {
+        this(bind, clientKeys, shutdownGrace, headerReadTimeout, metricsBind, false);
     }
 
     /** Without a metrics listener. */

@@ -45,11 +45,22 @@ public final class ProxyHandler implements Handler {
     private final SelectorWatch clientWatch;
     private final Forwarder forwarder;
     private final ExchangePublisher publisher;
+    private final TranscodeStages transcoding;
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
                         RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch,
                         CallWatch calls) {
+        this(provider, config, retry, limiters, admitter, breaker, upstreams, publisher, random, rewrite, clientWatch, calls,
+                TranscodeStages.NONE);
+    }
+
+    /** A provider with transcoded routes: each is a stage inside this same request path. */
+    public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
+                        CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
+                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch, CallWatch calls,
+                        TranscodeStages transcoding) {
+        this.transcoding = transcoding;
         this.clientWatch = clientWatch;
         this.provider = provider;
         this.config = config;
@@ -117,7 +128,7 @@ public final class ProxyHandler implements Handler {
                 return;
             }
             forwarded = true;
-            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, admission);
+            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, admission, transcoding.match(method, rawPath));
         } catch (StreamCopy.SourceFailed clientLeft) {
             ex.clientAborted = true;
             ex.outcome = Outcome.ABORTED;

@@ -48,6 +48,8 @@ import shaper.proxy.CallWatch;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.HelidonInternals;
 import shaper.proxy.ProxyHandler;
+import shaper.proxy.TranscodeStages;
+import shaper.transcode.TranscodeCredentials;
 import shaper.proxy.ClientConnection;
 import shaper.proxy.SelectorWatch;
 import shaper.proxy.Upstream;
@@ -155,8 +157,10 @@ public final class ShaperServer {
                     new ExchangeCounters(), metricsHook.observer(p.name()), providerLog);
             Admitter admitter = new Admitter(admission, time, watcher);
             admitters.add(admitter);
+            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, keys, auths.get(i), env, providerLog),
+                    providerLog);
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, admitter,
-                    breaker, upstreams, publisher, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls);
+                    breaker, upstreams, publisher, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls, transcoding);
             mounts.add(new Mount(p, limiters, upstreams, breaker, publisher, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
@@ -220,6 +224,26 @@ public final class ShaperServer {
         HelidonInternals.problems().forEach(err::println);
         config.server().bind().exposureWarning().ifPresent(err::println);
         return shaper;
+    }
+
+    /** The credential step of a provider's transcoded routes: the proxy's client key out, then the transcode target auth. */
+    private static HeaderRewrite transcodeCredentials(ProviderConfig p, ClientKeys keys, UpstreamAuth providerAuth,
+                                                      Function<String, String> env, ExchangeLog log) {
+        if (!p.transcode().enabled()) {
+            return HeaderRewrite.NONE;
+        }
+        TranscodeCredentials credentials;
+        try {
+            credentials = TranscodeCredentials.resolve(p.transcode().auth(), p.auth(), providerAuth, p.upstream(), env);
+        } catch (ConfigException e) {
+            throw new ConfigException("provider \"" + p.name() + "\": " + e.getMessage());
+        }
+        log.info("provider=" + p.name() + " " + credentials.describe());
+        return headers -> {
+            HelidonHeaderEditor editor = new HelidonHeaderEditor(headers);
+            keys.strip(editor);
+            credentials.apply(editor);
+        };
     }
 
     private static UpstreamAuth resolveAuth(ProviderConfig p, Function<String, String> env) {

@@ -1,0 +1,52 @@
+package shaper.transcode;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Optional surface of a Chat Completions upstream ({@code -transcode-chat-capability}). A capability
+ * is exercised only when the client uses the feature; without it the feature is a loss decision
+ * ({@link LossKey}), never a silent drop. The CLI defaults are the compatible core that generic
+ * and open-weights servers accept.
+ */
+public enum ChatCapability {
+    /** Keep the developer role as {@code role: developer} (Qwen/Llama/DeepSeek templates do not know it). */
+    DEVELOPER_ROLE("developer_role", false),
+    /** Render image parts as {@code image_url} content parts. */
+    IMAGE_INPUT("image_input", false),
+    /** Render structured-output formats as {@code response_format}. */
+    STRUCTURED_OUTPUTS("structured_outputs", false),
+    /** Forward the parallel-tool-calls setting as {@code parallel_tool_calls}. */
+    PARALLEL_TOOL_CALLS("parallel_tool_calls", true),
+    /** Forward stop sequences as {@code stop}. */
+    STOP_SEQUENCES("stop_sequences", false),
+    /** Forward reasoning effort (and the Anthropic thinking budget, by the threshold table) as {@code reasoning_effort}. */
+    REASONING_EFFORT("reasoning_effort", false),
+    /** Provider reasoning ({@code reasoning} / {@code reasoning_content}) becomes client text. */
+    PROVIDER_REASONING_TEXT("provider_reasoning_text", false),
+    /** Provider reasoning becomes native thinking blocks; wins over {@link #PROVIDER_REASONING_TEXT}. */
+    PROVIDER_REASONING_THINKING("provider_reasoning_thinking", true),
+    /** Render system/developer turns where they stand instead of one leading system message. */
+    SYSTEM_ANYWHERE("system_anywhere", false);
+
+    private final String wireName;
+    private final boolean byDefault;
+
+    ChatCapability(String wireName, boolean byDefault) {
+        this.wireName = wireName;
+        this.byDefault = byDefault;
+    }
+
+    /** The name on the command line. */
+    public String wireName() {
+        return wireName;
+    }
+
+    /** The out-of-the-box set of a CLI mapping. */
+    public static Set<ChatCapability> cliDefaults() {
+        Set<ChatCapability> s = EnumSet.noneOf(ChatCapability.class);
+        Arrays.stream(values()).filter(c -> c.byDefault).forEach(s::add);
+        return s;
+    }
+}

@@ -1,0 +1,113 @@
+package shaper.transcode;
+
+import java.util.Iterator;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Typed reads of JSON members with errors that name the field path. {@link #only} is the strict
+ * rule for client requests; upstream decoders read what they know and skip the rest.
+ * Strict failures are {@link TranscodeException.Invalid}; upstream ones {@link TranscodeException.UpstreamWire}.
+ */
+public final class JsonFields {
+    private final boolean upstream;
+
+    private JsonFields(boolean upstream) {
+        this.upstream = upstream;
+    }
+
+    /** Reads of a client request. */
+    public static final JsonFields CLIENT = new JsonFields(false);
+    /** Reads of an upstream response. */
+    public static final JsonFields UPSTREAM = new JsonFields(true);
+
+    /** Every member of {@code node} must be in {@code allowed}. */
+    public void only(JsonNode node, String path, Set<String> allowed) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!allowed.contains(name)) {
+                throw fail(path + "." + name + ": unknown field");
+            }
+        }
+    }
+
+    public JsonNode object(JsonNode node, String path) {
+        if (node == null || !node.isObject()) {
+            throw fail(path + ": " + kind(node) + " (expected: object)");
+        }
+        return node;
+    }
+
+    public JsonNode array(JsonNode node, String path) {
+        if (node == null || !node.isArray()) {
+            throw fail(path + ": " + kind(node) + " (expected: array)");
+        }
+        return node;
+    }
+
+    /** A required string member. */
+    public String string(JsonNode parent, String name, String path) {
+        JsonNode v = parent.get(name);
+        if (v == null || !v.isTextual()) {
+            throw fail(path + "." + name + ": " + kind(v) + " (expected: string)");
+        }
+        return v.asText();
+    }
+
+    /** An optional string member; JSON null counts as absent. */
+    public String optString(JsonNode parent, String name, String path) {
+        JsonNode v = parent.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw fail(path + "." + name + ": " + kind(v) + " (expected: string)");
+        }
+        return v.asText();
+    }
+
+    /** An optional integer member; JSON null counts as absent. */
+    public Long optLong(JsonNode parent, String name, String path) {
+        JsonNode v = parent.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw fail(path + "." + name + ": " + kind(v) + " (expected: integer)");
+        }
+        return v.asLong();
+    }
+
+    /** An optional number member; JSON null counts as absent. */
+    public Double optDouble(JsonNode parent, String name, String path) {
+        JsonNode v = parent.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isNumber()) {
+            throw fail(path + "." + name + ": " + kind(v) + " (expected: number)");
+        }
+        return v.asDouble();
+    }
+
+    /** An optional boolean member; JSON null counts as absent. */
+    public Boolean optBoolean(JsonNode parent, String name, String path) {
+        JsonNode v = parent.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isBoolean()) {
+            throw fail(path + "." + name + ": " + kind(v) + " (expected: boolean)");
+        }
+        return v.asBoolean();
+    }
+
+    public TranscodeException fail(String message) {
+        return upstream ? new TranscodeException.UpstreamWire("upstream " + message) : new TranscodeException.Invalid(message);
+    }
+
+    private static String kind(JsonNode n) {
+        return n == null || n.isMissingNode() ? "missing" : n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

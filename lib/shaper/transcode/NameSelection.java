@@ -1,0 +1,62 @@
+package shaper.transcode;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.Function;
+
+import shaper.config.ConfigException;
+
+/**
+ * The one rule all three additive layers share ({@code -transcode-chat-capability},
+ * {@code -transcode-allow-client-query}, {@code -transcode-allow-loss}): start from the defaults
+ * (none with {@code -transcode-strict-defaults}), add every positive name, withdraw every
+ * {@code !name}. Values are repeatable and comma/space separated. Every name, positive or negated,
+ * must be known; a name given both ways is a conflict. All failures are startup errors.
+ */
+final class NameSelection {
+    private NameSelection() {
+    }
+
+    /**
+     * @param flag     the flag, for messages
+     * @param values   the raw flag values
+     * @param defaults the out-of-the-box names
+     * @param resolve  maps a name to its value, or null when unknown
+     */
+    static <T> Set<T> resolve(String flag, Iterable<String> values, Set<T> defaults, Function<String, T> resolve) {
+        Set<T> positive = new LinkedHashSet<>();
+        Set<T> negative = new LinkedHashSet<>();
+        Set<String> positiveNames = new LinkedHashSet<>();
+        for (String value : values) {
+            for (String raw : value.split("[,\\s]+")) {
+                if (raw.isEmpty()) {
+                    continue;
+                }
+                boolean negated = raw.startsWith("!");
+                String name = negated ? raw.substring(1) : raw;
+                T t = name.isEmpty() ? null : resolve.apply(name);
+                if (t == null) {
+                    throw new ConfigException(flag + ": unknown name \"" + raw + "\"");
+                }
+                (negated ? negative : positive).add(t);
+                if (!negated) {
+                    positiveNames.add(name);
+                }
+            }
+        }
+        for (T t : negative) {
+            if (positive.contains(t)) {
+                throw new ConfigException(flag + ": conflicting values for \"" + name(t, positiveNames)
+                        + "\": given both positively and negated (!" + name(t, positiveNames) + ")");
+            }
+        }
+        Set<T> out = new LinkedHashSet<>(defaults);
+        out.removeAll(negative);
+        out.addAll(positive);
+        return out;
+    }
+
+    private static <T> String name(T t, Set<String> names) {
+        return t instanceof String s ? s : t instanceof ChatCapability c ? c.wireName() : t instanceof LossKey k ? k.wireName() : t.toString();
+    }
+}

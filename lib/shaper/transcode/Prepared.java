@@ -1,0 +1,21 @@
+package shaper.transcode;
+
+import java.util.List;
+
+/**
+ * A converted request, ready to send, and what the answer's conversion needs from it.
+ *
+ * @param body           the upstream request body
+ * @param upstreamPath   the target path
+ * @param query          the client query to forward (allowed parameters only, raw), or null
+ * @param stream         the client's stream intent, which decides stream negotiation
+ * @param clientModel    the model name the client sees echoed
+ * @param requestedStops the client's stop sequences
+ * @param report         this exchange's conversion report, continued by the answer
+ */
+public record Prepared(byte[] body, String upstreamPath, String query, boolean stream, String clientModel,
+                       List<String> requestedStops, ConversionReport report) {
+    public Prepared {
+        requestedStops = List.copyOf(requestedStops);
+    }
+}

@@ -1,0 +1,92 @@
+package shaper.transcode;
+
+/**
+ * A conversion that cannot go on, typed by who is at fault; the type, never the message, decides
+ * the status, the breaker and retry handling ({@link #upstreamFailure()}). Messages are bounded
+ * ({@link ErrorText#bound}) and never carry a secret or an upstream HTML page.
+ */
+public abstract sealed class TranscodeException extends RuntimeException {
+    private TranscodeException(String message) {
+        super(ErrorText.bound(message), null, false, false);
+    }
+
+    /** The HTTP status the client sees. */
+    public abstract int status();
+
+    /** Whether the upstream is to blame: counted by the circuit breaker and the failure hold. */
+    public boolean upstreamFailure() {
+        return false;
+    }
+
+    /** A malformed client request: an unknown field or block type, a wrong type, a missing member. */
+    public static final class Invalid extends TranscodeException {
+        public Invalid(String message) {
+            super(message);
+        }
+
+        @Override
+        public int status() {
+            return 400;
+        }
+    }
+
+    /** A valid client feature the policy does not let the conversion lose. */
+    public static final class Unsupported extends TranscodeException {
+        private final LossKey key;
+
+        public Unsupported(String path, LossKey key) {
+            super("transcode field " + path + " uses unsupported feature \"" + key.wireName() + "\"");
+            this.key = key;
+        }
+
+        public LossKey key() {
+            return key;
+        }
+
+        @Override
+        public int status() {
+            return 400;
+        }
+    }
+
+    /** A request or upstream body over its {@code -transcode-max-*-mb} bound. */
+    public static final class TooLarge extends TranscodeException {
+        public TooLarge() {
+            super("request body too large");
+        }
+
+        @Override
+        public int status() {
+            return 413;
+        }
+    }
+
+    /** The upstream broke the wire contract: malformed body or frame, a negotiation mismatch, bad usage totals. */
+    public static final class UpstreamWire extends TranscodeException {
+        public UpstreamWire(String message) {
+            super(message);
+        }
+
+        @Override
+        public int status() {
+            return 502;
+        }
+
+        @Override
+        public boolean upstreamFailure() {
+            return true;
+        }
+    }
+
+    /** Well-formed upstream output the client dialect cannot carry (tool arguments that are not an object). */
+    public static final class Unrepresentable extends TranscodeException {
+        public Unrepresentable(String message) {
+            super(message);
+        }
+
+        @Override
+        public int status() {
+            return 502;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package shaper.transcode;
+
+/**
+ * One direction's conversion, as the request path uses it: the client request to the upstream
+ * request, the upstream answer (JSON or stream) to the client's, and errors in the client dialect.
+ * Implementations are stateless apart from their {@link TranscodeMapping} and shared by request
+ * threads; per-exchange state lives in {@link Prepared} and {@link StreamConversion}.
+ */
+public sealed interface Transcoder permits MessagesChatTranscoder {
+    /** The transcoder for a mapping. */
+    static Transcoder of(TranscodeMapping m) {
+        return switch (m.route().direction()) {
+            case MESSAGES_CHAT -> new MessagesChatTranscoder(m);
+            case RESPONSES_CHAT, MESSAGES_RESPONSES -> throw new shaper.config.ConfigException(
+                    "transcoding " + m.route().direction().label() + " is not available in this version");
+        };
+    }
+
+    TranscodeMapping mapping();
+
+    /**
+     * Converts the client request.
+     *
+     * @param rawQuery the client's raw query, or null
+     * @throws TranscodeException (local) for a malformed request, a rejected loss or a query parameter not allowed
+     */
+    Prepared prepare(byte[] clientBody, String rawQuery);
+
+    /** Converts a successful non-streaming upstream body. */
+    byte[] answer(byte[] upstreamBody, Prepared p);
+
+    /** Starts converting an upstream stream into {@code sink}. */
+    StreamConversion stream(EventSink sink, Prepared p);
+
+    /** The client-dialect body for an upstream error (status kept by the caller). */
+    byte[] error(UpstreamError e);
+
+    /** The client-dialect body for a local or wire failure. */
+    byte[] error(TranscodeException e);
+
+    /** The client-dialect error type for a status. */
+    String errorType(int status);
+}

@@ -1,0 +1,102 @@
+package shaper.transcode.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import shaper.transcode.ConversionReport;
+import shaper.transcode.JsonFields;
+import shaper.transcode.LossKey;
+import shaper.transcode.ir.Usage;
+
+/**
+ * Chat {@code usage} to canonical {@link Usage}. Known spellings: the official
+ * {@code prompt_tokens_details.cached_tokens} and {@code completion_tokens_details.reasoning_tokens},
+ * the top-level extensions {@code cached_tokens}, {@code prompt_cache_hit_tokens} (DeepSeek) and
+ * {@code reasoning_tokens}, and {@code prompt_tokens_details.created_cache_tokens}. Cached tokens are
+ * taken out of the input count so nothing is counted twice. A count of the wrong type, or a total
+ * with both parts missing, breaks the contract (upstream failure); repairable oddities are notes.
+ */
+public final class ChatUsage {
+    private static final JsonFields F = JsonFields.UPSTREAM;
+
+    private ChatUsage() {
+    }
+
+    /** @return {@link Usage#UNKNOWN} when {@code usage} is absent or null */
+    public static Usage decode(JsonNode usage, ConversionReport report) {
+        if (usage == null || usage.isNull()) {
+            return Usage.UNKNOWN;
+        }
+        F.object(usage, "usage");
+        Long prompt = count(usage, "prompt_tokens", "usage", report);
+        Long completion = count(usage, "completion_tokens", "usage", report);
+        Long total = count(usage, "total_tokens", "usage", report);
+        if (total != null) {
+            if (prompt == null && completion == null) {
+                throw F.fail("usage: total_tokens without prompt_tokens and completion_tokens");
+            }
+            if (prompt == null || completion == null) {
+                report.note(LossKey.USAGE_TOTAL_DERIVED, "usage");
+                if (prompt == null) {
+                    prompt = Math.max(0, total - completion);
+                } else {
+                    completion = Math.max(0, total - prompt);
+                }
+            } else if (total != prompt + completion) {
+                report.note(LossKey.USAGE_TOTAL_MISMATCH, "usage.total_tokens");
+            }
+        }
+        JsonNode promptDetails = details(usage, "prompt_tokens_details");
+        JsonNode completionDetails = details(usage, "completion_tokens_details");
+        Long cached = first(report, promptDetails, "cached_tokens", usage, "cached_tokens", usage, "prompt_cache_hit_tokens");
+        Long created = promptDetails == null ? null : count(promptDetails, "created_cache_tokens", "usage.prompt_tokens_details", report);
+        Long reasoning = first(report, completionDetails, "reasoning_tokens", usage, "reasoning_tokens", null, null);
+        Long input = prompt;
+        if (cached != null && prompt != null) {
+            if (cached > prompt) {
+                report.note(LossKey.USAGE_CACHE_EXCEEDS_INPUT, "usage.cached_tokens");
+                cached = prompt;
+            }
+            input = prompt - cached;
+        }
+        return new Usage(input, completion, cached, created, reasoning);
+    }
+
+    /** Later usage reports refine earlier ones: a known value replaces an unknown or older one. */
+    public static Usage merge(Usage older, Usage newer) {
+        return new Usage(pick(older.input(), newer.input()), pick(older.output(), newer.output()),
+                pick(older.cacheRead(), newer.cacheRead()), pick(older.cacheWrite(), newer.cacheWrite()),
+                pick(older.reasoning(), newer.reasoning()));
+    }
+
+    private static Long pick(Long older, Long newer) {
+        return newer != null ? newer : older;
+    }
+
+    private static JsonNode details(JsonNode usage, String name) {
+        JsonNode d = usage.get(name);
+        if (d == null || d.isNull()) {
+            return null;
+        }
+        return F.object(d, "usage." + name);
+    }
+
+    private static Long first(ConversionReport report, JsonNode a, String an, JsonNode b, String bn, JsonNode c, String cn) {
+        Long v = a == null ? null : count(a, an, "usage", report);
+        if (v == null && b != null) {
+            v = count(b, bn, "usage", report);
+        }
+        if (v == null && c != null) {
+            v = count(c, cn, "usage", report);
+        }
+        return v;
+    }
+
+    private static Long count(JsonNode node, String name, String path, ConversionReport report) {
+        Long v = F.optLong(node, name, path);
+        if (v != null && v < 0) {
+            report.note(LossKey.USAGE_NEGATIVE_COUNTS, path + "." + name);
+            return 0L;
+        }
+        return v;
+    }
+}

@@ -1,0 +1,39 @@
+package shaper.transcode.ir;
+
+import java.util.Objects;
+
+/** What the client asked of the model's reasoning. */
+public sealed interface Reasoning {
+    /** Nothing asked. */
+    record Unspecified() implements Reasoning {
+    }
+
+    /** Anthropic {@code adaptive}: the model decides. */
+    record Adaptive() implements Reasoning {
+    }
+
+    /** Anthropic {@code disabled}. */
+    record Disabled() implements Reasoning {
+    }
+
+    /** Anthropic {@code enabled} with a token budget. */
+    record Budget(int tokens) implements Reasoning {
+        public Budget {
+            if (tokens < 0) {
+                throw new IllegalArgumentException("budget_tokens: " + tokens + " (expected: >= 0)");
+            }
+        }
+
+        /** The documented threshold table: below 1024 minimal, below 4096 low, below 16384 medium, else high. */
+        public String effort() {
+            return tokens < 1024 ? "minimal" : tokens < 4096 ? "low" : tokens < 16384 ? "medium" : "high";
+        }
+    }
+
+    /** A Responses-style effort word. */
+    record Effort(String effort) implements Reasoning {
+        public Effort {
+            Objects.requireNonNull(effort, "effort");
+        }
+    }
+}

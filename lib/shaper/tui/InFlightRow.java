@@ -1,0 +1,21 @@
+package shaper.tui;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * One exchange still running, for the in-flight lists of the Dashboard and Concurrency tabs.
+ *
+ * @param method  request method
+ * @param path    request path without the query
+ * @param limited whether it holds (or waits for) a concurrency slot; otherwise passthrough
+ * @param queued  whether it is still waiting for a slot
+ * @param age     time since it arrived
+ */
+public record InFlightRow(String method, String path, boolean limited, boolean queued, Duration age) {
+    public InFlightRow {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(age, "age");
+    }
+}

@@ -1,0 +1,60 @@
+package shaper.tui;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import shaper.observe.ExchangeRecord;
+import shaper.observe.Header;
+import shaper.observe.InFlight;
+import shaper.server.ShaperServer;
+
+/**
+ * Copies a provider's journal (recent finished exchanges and the exchanges still in flight) into the
+ * dashboard's own rows, so renderers depend on the dashboard's types only.
+ */
+final class JournalRows {
+    private JournalRows() {
+    }
+
+    /** Finished exchanges, newest first, leaving out the {@code hidden} ids. */
+    static List<RequestRow> recent(ShaperServer server, String provider, Set<Long> hidden) {
+        List<ExchangeRecord> records = server.journal(provider).recent();
+        List<RequestRow> rows = new ArrayList<>(records.size());
+        for (ExchangeRecord r : records) {
+            if (!hidden.contains(r.id())) {
+                rows.add(row(r));
+            }
+        }
+        return rows;
+    }
+
+    /** Exchanges still running, oldest first. */
+    static List<InFlightRow> inFlight(ShaperServer server, String provider) {
+        List<InFlight> views = server.journal(provider).inFlight();
+        List<InFlightRow> rows = new ArrayList<>(views.size());
+        for (InFlight f : views) {
+            rows.add(new InFlightRow(f.method(), f.path(), f.route() == shaper.observe.RouteKind.LIMITED,
+                    f.state() == InFlight.State.QUEUED, f.age()));
+        }
+        return rows;
+    }
+
+    static RequestRow row(ExchangeRecord r) {
+        return new RequestRow(r.id(), r.timings().arrivedAt(), r.method(), r.url(), r.status(), r.limited(), r.aborted(),
+                r.outcome().label(), r.reason().label(),
+                r.attempts(), r.timings().queueWait(), r.timings().ttfb().orElse(null),
+                r.aborted() ? null : r.timings().download().orElse(null), r.timings().duration(), r.contentType(),
+                r.responseBytes(), headers(r.requestHeaders()), headers(r.responseHeaders()),
+                preview(r.requestBody()), preview(r.responseBody()));
+    }
+
+    private static List<Map.Entry<String, String>> headers(List<Header> headers) {
+        return headers.stream().map(h -> Map.entry(h.name(), h.value())).toList();
+    }
+
+    private static String preview(shaper.observe.BodyPreview p) {
+        return p.size() == 0 ? "" : p.text() + (p.truncated() ? " …(truncated)" : "");
+    }
+}

@@ -1,0 +1,34 @@
+package shaper.tui;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jline.utils.AttributedString;
+
+/** Tab 6: per-route totals since start or reset: Total, 2xx, 4xx, 5xx, queue timeouts and req/s over 10 s. */
+final class RoutesView {
+    private RoutesView() {
+    }
+
+    static Body render(Context c) {
+        int w = c.width();
+        int route = Math.max(10, w - 1 - 8 * 5 - 8);
+        List<AttributedString> lines = new ArrayList<>();
+        for (RouteStat r : c.provider().routeStats()) {
+            lines.add(new Line(w).add(" ", Theme.text()).cell(r.route(), route, Theme.text())
+                    .cellRight(String.valueOf(r.total()), 8, Theme.text())
+                    .cellRight(String.valueOf(r.ok()), 8, Theme.status(200))
+                    .cellRight(String.valueOf(r.client()), 8, Theme.status(400))
+                    .cellRight(String.valueOf(r.server()), 8, Theme.status(500))
+                    .cellRight(String.valueOf(r.timeouts()), 8, r.timeouts() > 0 ? Theme.error() : Theme.dim())
+                    .cellRight(Format.rate(r.perSecond()), 8, Theme.accent()).build());
+        }
+        if (lines.isEmpty()) {
+            lines.add(new Line(w).add("  no requests yet", Theme.muted()).build());
+        }
+        AttributedString header = new Line(w).add(" ", Theme.dim()).cell("Route", route, Theme.dim())
+                .cellRight("Total", 8, Theme.dim()).cellRight("2xx", 8, Theme.dim()).cellRight("4xx", 8, Theme.dim())
+                .cellRight("5xx", 8, Theme.dim()).cellRight("✗ TO", 8, Theme.dim()).cellRight("req/s", 8, Theme.dim()).build();
+        return new Body(List.of(header), lines, null, "");
+    }
+}

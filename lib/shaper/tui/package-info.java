@@ -1,0 +1,21 @@
+/**
+ * The terminal dashboard ({@code -tui}), on JLine 3.
+ *
+ * <p>Data flows one way. {@link shaper.tui.ServerFrames} is the only class that talks to the running
+ * proxy: four times a second it copies the server's public snapshots (limiter and breaker snapshots,
+ * counters, the journal) into an immutable {@link shaper.tui.Frame}. Renderers (one per tab, plus
+ * header, tab bar, footer and overlays) turn a frame and the operator's {@code ViewState} into rows
+ * of styled text; they never see a limiter, a breaker or a mutable counter. Every colour comes from
+ * {@link shaper.tui.Theme}.
+ *
+ * <p>Threads: the render loop ({@link shaper.tui.Dashboard}) owns the view state, the frames and the
+ * terminal's display; a key reader thread and JLine's signal handlers only post {@code Input}s to its
+ * queue. While the dashboard runs, stdout, stderr and java.util.logging go to a {@link shaper.tui.LogRing}
+ * shown in the Logs tab, so nothing prints over the screen.
+ *
+ * <p>Terminal states: opened (nothing changed; fails when stdout is not a TTY) → entered (raw mode,
+ * alternate screen, hidden cursor, mouse) → restored (all of it undone; idempotent, also run from
+ * the shutdown hook on SIGTERM). A terminal below 50×14 shows a one-line notice instead of the
+ * dashboard.
+ */
+package shaper.tui;
