@@ -6,12 +6,13 @@ package shaper.transcode;
  * Implementations are stateless apart from their {@link TranscodeMapping} and shared by request
  * threads; per-exchange state lives in {@link Prepared} and {@link StreamConversion}.
  */
-public sealed interface Transcoder permits MessagesChatTranscoder {
+public sealed interface Transcoder permits MessagesChatTranscoder, ResponsesChatTranscoder {
     /** The transcoder for a mapping. */
     static Transcoder of(TranscodeMapping m) {
         return switch (m.route().direction()) {
             case MESSAGES_CHAT -> new MessagesChatTranscoder(m);
-            case RESPONSES_CHAT, MESSAGES_RESPONSES -> throw new shaper.config.ConfigException(
+            case RESPONSES_CHAT -> new ResponsesChatTranscoder(m, java.time.Clock.systemUTC());
+            case MESSAGES_RESPONSES -> throw new shaper.config.ConfigException(
                     "transcoding " + m.route().direction().label() + " is not available in this version");
         };
     }
