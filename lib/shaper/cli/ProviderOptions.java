@@ -49,6 +49,9 @@ public final class ProviderOptions {
     @Mixin
     GatewayOptions gateway = new GatewayOptions();
 
+    @Mixin
+    TranscodeOptions transcode = new TranscodeOptions();
+
     /**
      * @param fallbackName the marker's name, or {@code null} when the section has none
      * @param sectioned    whether the command line used {@code --provider} markers: an unnamed
@@ -66,7 +69,7 @@ public final class ProviderOptions {
         }
         AuthConfig auth = AuthConfig.parse(authSource, authMode, authHeader, anthropicVersion);
         return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), retry.toConfig(),
-                breaker.toConfig(), gateway.toConfig(), auth);
+                breaker.toConfig(), gateway.toConfig(), auth, transcode.toConfig());
     }
 
     /** Whether {@code -prefix} was given (an explicit {@code /} counts). */

@@ -22,10 +22,12 @@ import shaper.retry.RetryConfig;
  * @param breaker   the circuit breaker
  * @param gateway   the Responses upstream, the large-request gate and the mirror log
  * @param auth      upstream credential settings, not yet resolved; {@link AuthConfig#DISABLED} forwards verbatim
+ * @param transcode transcoded routes and their target auth; {@link TranscodeConfig#OFF} for none
  */
 public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
-                             BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth) {
+                             BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, TranscodeConfig transcode) {
     public ProviderConfig {
+        Objects.requireNonNull(transcode, "transcode");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(breaker, "breaker");
         Objects.requireNonNull(gateway, "gateway");
@@ -36,6 +38,12 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         Objects.requireNonNull(auth, "auth");
         ProviderNames.check("name", name);
         prefix = MountPrefix.parse(prefix).path();
+    }
+
+    /** A provider without transcoding. */
+    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
+                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth) {
+        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, TranscodeConfig.OFF);
     }
 
     /** A provider without upstream auth. */

@@ -26,6 +26,8 @@ public enum Fixture {
     RETRY_429("/retry429", "429 rate_limit_error with Retry-After (?after=, -retry-after) for the first N calls per path, then success"),
     BURST_5XX("/burst5xx", "a 5xx (?status=, -burst-status) for the first N calls per path, then success"),
     SLOW("/slow", "non-streaming Messages reply after ?delay= (-slow-delay)"),
+    CHAT("/chat", "OpenAI Chat Completions upstream: POST /chat/v1/chat/completions (JSON or data-only SSE with usage; [[bash:CMD]]"
+            + " gets a Bash tool call split over chunks, [[reason]] gets reasoning_content), GET /chat/v1/models"),
     ANTHROPIC("/v1", "Anthropic API: POST /v1/messages (JSON or SSE), POST /v1/messages/count_tokens, GET /v1/models");
 
     private final String prefix;

@@ -25,6 +25,7 @@ final class FixtureHandler implements Handler {
     private final ProbeStats stats;
     private final ObjectMapper mapper;
     private final AnthropicApi api;
+    private final ChatCompletionsApi chat;
     private final EarlyErrorStream earlyError;
     private final Sleeper sleeper;
     private final PrintStream log;
@@ -34,6 +35,7 @@ final class FixtureHandler implements Handler {
         this.stats = stats;
         this.mapper = mapper;
         this.api = new AnthropicApi(mapper, config.reply(), sleeper);
+        this.chat = new ChatCompletionsApi(mapper, config.reply());
         this.earlyError = new EarlyErrorStream(mapper);
         this.sleeper = sleeper;
         this.log = log;
@@ -76,6 +78,7 @@ final class FixtureHandler implements Handler {
     private void play(ProbeRequest r, ServerResponse res) throws InterruptedException {
         switch (r.fixture()) {
             case OK, ANTHROPIC -> api.respond(r, res);
+            case CHAT -> chat.respond(r, res);
             case RATE_422 -> JsonReply.send(res, 422, FailureBodies.RATE_LIMIT);
             case FMT_422 -> JsonReply.send(res, 422, FailureBodies.FORMAT_422);
             case FMT_400 -> JsonReply.send(res, 400, FailureBodies.FORMAT_400);

@@ -28,6 +28,16 @@ final class SseStream implements AutoCloseable {
         write("event: " + event + "\ndata: " + data + "\n\n");
     }
 
+    /** One data-only frame, as Chat Completions streams send them: {@code data: JSON\n\n}. */
+    void data(Object json) {
+        write("data: " + json + "\n\n");
+    }
+
+    /** Text written as it is (a sentinel such as {@code data: [DONE]}). */
+    void raw(String text) {
+        write(text);
+    }
+
     private void write(String text) {
         try {
             out.write(text.getBytes(StandardCharsets.UTF_8));

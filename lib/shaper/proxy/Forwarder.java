@@ -84,13 +84,16 @@ final class Forwarder {
         final Exchange ex;
         final UpstreamCall call;
         final boolean replayable;
+        /** The transcoded route's stage and this exchange's converted request; null for passthrough. */
+        final TranscodeStage stage;
+        final TranscodeStage.Converted converted;
         RequestBody body;
         EarlyStream early;
         Admission admission;
         RetryContext ctx;
 
         Attempts(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, EarlyStream early,
-                 ClientConnection client, Exchange ex, Admission admission) {
+                 ClientConnection client, Exchange ex, Admission admission, TranscodeStage stage, TranscodeStage.Converted converted) {
             this.req = req;
             this.res = res;
             this.method = req.prologue().method().text();
@@ -101,7 +104,12 @@ final class Forwarder {
             this.body = body;
             this.early = early;
             this.admission = admission;
-            this.call = new UpstreamCall(req, upstreams.forPath(rawPath), rawPath, config.upstreamTimeout(), rewrite);
+            this.stage = stage;
+            this.converted = converted;
+            this.call = converted == null
+                    ? new UpstreamCall(req, upstreams.forPath(rawPath), rawPath, config.upstreamTimeout(), rewrite)
+                    : new UpstreamCall(req, upstreams.forPath(converted.prepared().upstreamPath()), converted.prepared().upstreamPath(),
+                            converted.prepared().query(), config.upstreamTimeout(), converted.rewrite());
             // A body buffered only to wait in the queue may exceed -retry-max-body-mb: it is sent once.
             this.replayable = config.enabled() && switch (body) {
                 case RequestBody.None none -> true;
@@ -229,7 +237,11 @@ final class Forwarder {
         private void relay(HttpClientResponse in, ResponseRelay.Plan plan) {
             boolean complete = false;
             try {
-                ResponseRelay.relay(in, res, method, early, dialect, ex, plan);
+                if (converted != null) {
+                    stage.relay(in, res, method, rawPath, early, ex, plan, converted);
+                } else {
+                    ResponseRelay.relay(in, res, method, early, dialect, ex, plan);
+                }
                 complete = true;
             } catch (StreamCopy.SinkFailed clientLeft) {
                 ex.clientAborted = true;
@@ -327,7 +339,26 @@ final class Forwarder {
 
     void forward(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, EarlyStream early,
                  ClientConnection client, Exchange ex, Admission admission) {
-        new Attempts(req, res, rawPath, body, early, client, ex, admission).run();
+        forward(req, res, rawPath, body, early, client, ex, admission, null);
+    }
+
+    /**
+     * Forwards through a transcoded route's stage when {@code stage} is not null: the request is
+     * converted once before the first attempt (a local failure is answered then, and the breaker
+     * admission is given back unused), and the accepted answer is converted instead of relayed.
+     */
+    void forward(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, EarlyStream early,
+                 ClientConnection client, Exchange ex, Admission admission, TranscodeStage stage) {
+        TranscodeStage.Converted converted = null;
+        if (stage != null) {
+            converted = stage.prepare(req, res, rawPath, body, early, ex);
+            if (converted == null) {
+                breaker.cancel(admission);
+                return;
+            }
+            body = converted.body();
+        }
+        new Attempts(req, res, rawPath, body, early, client, ex, admission, stage, converted).run();
     }
 
     private static boolean isEventStream(HttpClientResponse in) {

@@ -41,10 +41,19 @@ public final class ProxyHandler implements Handler {
     private final Forwarder forwarder;
     private final ExchangeLog log;
     private final ExchangeCounters counters;
+    private final TranscodeStages transcoding;
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
                         RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch) {
+        this(provider, config, retry, limiters, admitter, breaker, upstreams, log, counters, random, rewrite, clientWatch, TranscodeStages.NONE);
+    }
+
+    /** A provider with transcoded routes: each is a stage inside this same request path. */
+    public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
+                        CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
+                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch, TranscodeStages transcoding) {
+        this.transcoding = transcoding;
         this.clientWatch = clientWatch;
         this.provider = provider;
         this.config = config;
@@ -107,7 +116,7 @@ public final class ProxyHandler implements Handler {
                 return;
             }
             forwarded = true;
-            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, admission);
+            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, admission, transcoding.match(method, rawPath));
         } catch (StreamCopy.SourceFailed clientLeft) {
             ex.clientAborted = true;
             ex.outcome = Outcome.ABORTED;

@@ -18,10 +18,17 @@ final class UpstreamCall {
     private final ServerRequest req;
     private final Upstream upstream;
     private final String rawPath;
+    private final String rawQuery;
     private final Duration timeout;
     private final HeaderRewrite rewrite;
 
     UpstreamCall(ServerRequest req, Upstream upstream, String rawPath, Duration timeout, HeaderRewrite rewrite) {
+        this(req, upstream, rawPath, req.prologue().query().rawValue(), timeout, rewrite);
+    }
+
+    /** A call to another target than the client's: a transcoded route's upstream path and allowed query. */
+    UpstreamCall(ServerRequest req, Upstream upstream, String rawPath, String rawQuery, Duration timeout, HeaderRewrite rewrite) {
+        this.rawQuery = rawQuery == null ? "" : rawQuery;
         this.req = req;
         this.upstream = upstream;
         this.rawPath = rawPath;
@@ -35,7 +42,7 @@ final class UpstreamCall {
 
     HttpClientResponse send(RequestBody body) {
         Http1ClientRequest out = upstream.client().method(Method.create(req.prologue().method().text()))
-                .uri(upstream.requestUri(rawPath, req.prologue().query().rawValue()))
+                .uri(upstream.requestUri(rawPath, rawQuery))
                 .skipUriEncoding(true)
                 .followRedirects(false)
                 .sendExpectContinue(false)

@@ -15,6 +15,8 @@ public enum FailureClass {
     SERVER_ERROR(true),
     /** 403 carrying a rate-limit signal: a live Retry-After or an {@code x-ratelimit-*} / {@code ratelimit-*} header. */
     TEMPORARY_BAN(true),
+    /** A 2xx whose body or stream broke the wire contract a transcoded route reads (or the wrong one of stream and JSON). */
+    BODY_ERROR(true),
     /** Any other 4xx, including a bare 403, so a bad key is never masked by a breaker 503. */
     CLIENT_ERROR(false),
     /** 1xx and 3xx: neither success nor failure. */

@@ -32,6 +32,8 @@ import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.ProxyHandler;
+import shaper.proxy.TranscodeStages;
+import shaper.transcode.TranscodeCredentials;
 import shaper.proxy.ClientConnection;
 import shaper.proxy.SelectorWatch;
 import shaper.proxy.Upstream;
@@ -107,8 +109,10 @@ public final class ShaperServer {
             if (providerLog != log) {
                 closeables.add(providerLog);
             }
+            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, keys, auths.get(i), env, providerLog),
+                    providerLog);
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
-                    breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch);
+                    breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, transcoding);
             mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
@@ -149,6 +153,26 @@ public final class ShaperServer {
         UpstreamAuth.startupNote(auths).ifPresent(err::println);
         config.server().bind().exposureWarning().ifPresent(err::println);
         return shaper;
+    }
+
+    /** The credential step of a provider's transcoded routes: the proxy's client key out, then the transcode target auth. */
+    private static HeaderRewrite transcodeCredentials(ProviderConfig p, ClientKeys keys, UpstreamAuth providerAuth,
+                                                      Function<String, String> env, ExchangeLog log) {
+        if (!p.transcode().enabled()) {
+            return HeaderRewrite.NONE;
+        }
+        TranscodeCredentials credentials;
+        try {
+            credentials = TranscodeCredentials.resolve(p.transcode().auth(), p.auth(), providerAuth, p.upstream(), env);
+        } catch (ConfigException e) {
+            throw new ConfigException("provider \"" + p.name() + "\": " + e.getMessage());
+        }
+        log.info("provider=" + p.name() + " " + credentials.describe());
+        return headers -> {
+            HelidonHeaderEditor editor = new HelidonHeaderEditor(headers);
+            keys.strip(editor);
+            credentials.apply(editor);
+        };
     }
 
     private static UpstreamAuth resolveAuth(ProviderConfig p, Function<String, String> env) {

@@ -126,12 +126,29 @@ public final class MessagesRequestDecoder {
         Role role = switch (roleName) {
             case "user" -> Role.USER;
             case "assistant" -> Role.ASSISTANT;
-            default -> throw F.fail(path + ".role: \"" + roleName + "\" (expected: user or assistant)");
+            // Claude Code sends inline system turns; they join the system channel.
+            case "system" -> Role.SYSTEM;
+            default -> throw F.fail(path + ".role: \"" + roleName + "\" (expected: user, assistant or system)");
         };
         JsonNode content = node.get("content");
         List<Part> parts = new ArrayList<>();
         if (content != null && content.isTextual()) {
             parts.add(new Part.Text(content.asText()));
+        } else if (role == Role.SYSTEM) {
+            F.array(content, path + ".content");
+            for (int i = 0; i < content.size(); i++) {
+                String p = path + ".content[" + i + "]";
+                JsonNode block = F.object(content.get(i), p);
+                String type = F.string(block, "type", p);
+                if (!type.equals("text")) {
+                    if (!KNOWN_BLOCKS.contains(type)) {
+                        throw F.fail(p + ".type: unknown content block type \"" + type + "\"");
+                    }
+                    report.loss(LossKey.SYSTEM_NON_TEXT_CONTENT, p);
+                    continue;
+                }
+                parts.add(text(block, p, report));
+            }
         } else {
             F.array(content, path + ".content");
             for (int i = 0; i < content.size(); i++) {
