@@ -28,7 +28,8 @@ public final class TranscodeOptions {
     boolean responsesChat;
 
     @Option(names = {"-transcode-messages-responses", "--transcode-messages-responses"}, arity = "0..1", fallbackValue = "true",
-            defaultValue = "false", description = "Preset: Messages clients on a Responses upstream (not available in this version)")
+            defaultValue = "false", description = "Preset: Messages clients (POST /v1/messages) on a Responses upstream (POST /v1/responses);"
+                    + " needs -transcode-allow-loss tool_schema_strictness")
     boolean messagesResponses;
 
     @Option(names = {"-transcode-chat-capability", "--transcode-chat-capability"}, paramLabel = "NAME",

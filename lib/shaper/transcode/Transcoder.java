@@ -6,14 +6,13 @@ package shaper.transcode;
  * Implementations are stateless apart from their {@link TranscodeMapping} and shared by request
  * threads; per-exchange state lives in {@link Prepared} and {@link StreamConversion}.
  */
-public sealed interface Transcoder permits MessagesChatTranscoder, ResponsesChatTranscoder {
+public sealed interface Transcoder permits MessagesChatTranscoder, ResponsesChatTranscoder, MessagesResponsesTranscoder {
     /** The transcoder for a mapping. */
     static Transcoder of(TranscodeMapping m) {
         return switch (m.route().direction()) {
             case MESSAGES_CHAT -> new MessagesChatTranscoder(m);
             case RESPONSES_CHAT -> new ResponsesChatTranscoder(m, java.time.Clock.systemUTC());
-            case MESSAGES_RESPONSES -> throw new shaper.config.ConfigException(
-                    "transcoding " + m.route().direction().label() + " is not available in this version");
+            case MESSAGES_RESPONSES -> new MessagesResponsesTranscoder(m);
         };
     }
 
