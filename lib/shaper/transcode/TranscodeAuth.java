@@ -67,10 +67,10 @@ public record TranscodeAuth(AuthMode mode, Source source, AuthSource secret, Str
             s = Source.SECRET;
             secret = AuthSource.parse("-transcode-auth-source", source, false);
         }
-        AuthMode m = mode(mode, header);
         if (s == Source.PROVIDER && (mode != null || header != null)) {
             throw new ConfigException("-transcode-auth-source provider cannot be combined with -transcode-auth or -transcode-auth-header");
         }
+        AuthMode m = mode(mode, header);
         if (m != null && m.kind() != AuthMode.Kind.NONE && s == Source.UNSET) {
             throw new ConfigException("-transcode-auth " + m.label()
                     + " requires a secret source or inbound credentials (-transcode-auth-source env:VAR, file:PATH or inbound)");
