@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
+import shaper.transcode.LossKey;
 import shaper.transcode.TranscodeException;
 import shaper.transcode.chat.ToolArguments;
 import shaper.transcode.ir.Completion;
@@ -67,9 +68,7 @@ public final class ResponsesResponseDecoder {
                     content.add(new Part.ToolCall(F.string(item, "call_id", path), F.string(item, "name", path),
                             ToolArguments.normalize(F.string(item, "arguments", path))));
                 }
-                default -> {
-                    // hosted tool items (web_search_call, ...) were never requested by a Messages client: skipped
-                }
+                default -> report.loss(LossKey.OUTPUT_ITEM_BOUNDARIES, path); // hosted tool items (web_search_call, ...)
             }
         }
         Usage usage = ResponsesUsage.decode(root.get("usage"), report);

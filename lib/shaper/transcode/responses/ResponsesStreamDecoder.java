@@ -159,8 +159,7 @@ public final class ResponsesStreamDecoder {
                 }
                 out.add(new StreamEvent.ToolCallDelta(i, null, null, F.string(item, "arguments", "item")));
             }
-            default -> {
-            }
+            default -> report.loss(LossKey.OUTPUT_ITEM_BOUNDARIES, "output[" + i + "]"); // a hosted tool item
         }
         streamed.put(i, true);
     }
