@@ -4,7 +4,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
+import shaper.transcode.LossKey;
 import shaper.transcode.ir.StopReason;
 
 /**
@@ -69,6 +71,22 @@ final class ResponsesOutput {
             case "failed" -> throw F.fail("response failed: " + failure(response));
             case "cancelled" -> throw F.fail("response was cancelled");
             default -> throw F.fail("response.status: \"" + status + "\" (expected: completed, incomplete or failed)");
+        }
+    }
+
+    /** Token logprobs on a content part or delta: a Messages answer has nowhere to put them. */
+    static void logprobs(JsonNode node, String path, ConversionReport report) {
+        JsonNode lp = node.get("logprobs");
+        if (lp != null && lp.isArray() && !lp.isEmpty()) {
+            report.loss(LossKey.LOGPROBS, path + ".logprobs");
+        }
+    }
+
+    /** The tier actually served, when it is not the default one: a Messages answer does not carry it. */
+    static void serviceTier(JsonNode response, ConversionReport report) {
+        JsonNode tier = response.get("service_tier");
+        if (tier != null && tier.isTextual() && !tier.asText().equals("default") && !tier.asText().equals("auto")) {
+            report.loss(LossKey.RESPONSE_SERVICE_TIER, "service_tier");
         }
     }
 

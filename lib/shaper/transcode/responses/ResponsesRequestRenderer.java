@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import shaper.transcode.ChatCapability;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.LossKey;
 import shaper.transcode.TranscodeMapping;
@@ -23,8 +24,9 @@ import shaper.transcode.ir.Turn;
 
 /**
  * Renders a {@link Conversation} as a Responses create request (the Messages → Responses direction).
- * A leading system turn becomes {@code instructions}; later system turns stay in place as
- * {@code role: system} input messages (Responses accepts them anywhere). Tool calls and results
+ * System turns become {@code instructions}, joined in order; one after dialog turns keeps its
+ * place as a {@code role: system} input message only with {@code system_anywhere}, otherwise its
+ * position is a {@code multiple_system_turns} loss. Tool calls and results
  * become {@code function_call} / {@code function_call_output} items with their ids. Messages tools
  * have no strictness, so every function tool is sent {@code strict: false} under the
  * {@code tool_schema_strictness} approval the mapping needs at startup. Requests are stateless:
@@ -39,17 +41,24 @@ public final class ResponsesRequestRenderer {
     public static byte[] render(Conversation c, TranscodeMapping m, ConversionReport report) {
         ObjectNode out = N.objectNode().put("model", m.upstreamModel(c));
         ArrayNode input = N.arrayNode();
-        boolean first = true;
+        List<String> instructions = new ArrayList<>();
+        boolean dialogSeen = false;
         for (Turn t : c.turns()) {
-            if (t.role().systemChannel() && first) {
-                out.put("instructions", text(t.parts()));
-            } else if (t.role().systemChannel()) {
+            if (!t.role().systemChannel()) {
+                dialogSeen = true;
+                turn(t, input, report);
+            } else if (dialogSeen && m.has(ChatCapability.SYSTEM_ANYWHERE)) {
                 input.addObject().put("type", "message").put("role", t.role() == Role.DEVELOPER ? "developer" : "system")
                         .putArray("content").addObject().put("type", "input_text").put("text", text(t.parts()));
             } else {
-                turn(t, input, report);
+                if (dialogSeen) {
+                    report.loss(LossKey.MULTIPLE_SYSTEM_TURNS, t.path()); // its position is lost in the one instructions field
+                }
+                instructions.add(text(t.parts()));
             }
-            first = false;
+        }
+        if (!instructions.isEmpty()) {
+            out.put("instructions", String.join("\n", instructions));
         }
         out.set("input", input);
         if (c.maxTokens() != null) {
@@ -92,12 +101,12 @@ public final class ResponsesRequestRenderer {
             String path = t.path() + ".content[" + i + "]";
             switch (p) {
                 case Part.ToolCall call -> {
-                    message(t.role(), content, input);
+                    message(t.role(), content, input, report);
                     input.addObject().put("type", "function_call").put("call_id", call.id()).put("name", call.name())
                             .put("arguments", call.arguments());
                 }
                 case Part.ToolResult r -> {
-                    message(t.role(), content, input);
+                    message(t.role(), content, input, report);
                     input.addObject().put("type", "function_call_output").put("call_id", r.callId()).put("output", result(r, path, report));
                 }
                 case Part.Thinking th -> {
@@ -107,11 +116,11 @@ public final class ResponsesRequestRenderer {
                 case Part.Image img -> content.add(img);
             }
         }
-        message(t.role(), content, input);
+        message(t.role(), content, input, report);
     }
 
     /** Flushes pending text and images as one message item. */
-    private static void message(Role role, List<Part> content, ArrayNode input) {
+    private static void message(Role role, List<Part> content, ArrayNode input, ConversionReport report) {
         if (content.isEmpty()) {
             return;
         }
@@ -121,7 +130,7 @@ public final class ResponsesRequestRenderer {
             switch (p) {
                 case Part.Text x -> parts.addObject().put("type", assistant ? "output_text" : "input_text").put("text", x.text());
                 case Part.Image img -> parts.addObject().put("type", "input_image").put("image_url", img.asUrl())
-                        .put("detail", img.detail() == null ? "auto" : img.detail());
+                        .put("detail", detail(img, report));
                 case Part.ToolCall c -> throw new IllegalStateException("flushed separately");
                 case Part.ToolResult r -> throw new IllegalStateException("flushed separately");
                 case Part.Thinking t -> throw new IllegalStateException("not content");
@@ -130,16 +139,42 @@ public final class ResponsesRequestRenderer {
         content.clear();
     }
 
-    private static String result(Part.ToolResult r, String path, ConversionReport report) {
-        List<String> texts = new ArrayList<>();
-        for (Part p : r.content()) {
-            if (p instanceof Part.Text x) {
-                texts.add(x.text());
-            } else {
-                report.loss(LossKey.TOOL_RESULT_MULTIMODAL_CONTENT, path);
-            }
+    /** An Anthropic image has no detail; Responses wants one, so {@code auto} is chosen (a note). */
+    private static String detail(Part.Image img, ConversionReport report) {
+        if (img.detail() != null) {
+            return img.detail();
         }
-        String text = String.join("\n", texts);
+        report.note(LossKey.IMAGE_DETAIL_INVENTED, "image");
+        return "auto";
+    }
+
+    /**
+     * A tool result as output text: text parts joined with {@code \n} (a note when several), or,
+     * when it holds an image, the deterministic JSON envelope {@code {"transcode_version":1,"content":[...]}}
+     * under {@code tool_result_json_envelope}.
+     */
+    private static String result(Part.ToolResult r, String path, ConversionReport report) {
+        String text;
+        if (r.content().stream().anyMatch(p -> p instanceof Part.Image)) {
+            report.loss(LossKey.TOOL_RESULT_JSON_ENVELOPE, path);
+            ObjectNode envelope = N.objectNode().put("transcode_version", 1);
+            ArrayNode content = envelope.putArray("content");
+            for (Part p : r.content()) {
+                if (p instanceof Part.Text x) {
+                    content.addObject().put("type", "text").put("text", x.text());
+                } else if (p instanceof Part.Image img) {
+                    content.addObject().put("type", "image").put("url", img.asUrl());
+                }
+            }
+            text = envelope.toString();
+        } else {
+            List<String> texts = new ArrayList<>();
+            r.content().forEach(p -> texts.add(((Part.Text) p).text()));
+            if (texts.size() > 1) {
+                report.note(LossKey.TOOL_RESULT_TEXT_JOIN, path);
+            }
+            text = String.join("\n", texts);
+        }
         if (r.isError()) {
             report.loss(LossKey.TOOL_RESULT_ERROR_STATUS, path + ".is_error");
             text = ChatRequestRenderer.TOOL_ERROR_PREFIX + text;

@@ -51,6 +51,7 @@ public final class ResponsesResponseDecoder {
                 case "message" -> {
                     JsonNode parts = F.array(item.get("content"), path + ".content");
                     for (int j = 0; j < parts.size(); j++) {
+                        ResponsesOutput.logprobs(parts.get(j), path + ".content[" + j + "]", report);
                         String t = ResponsesOutput.text(parts.get(j), path + ".content[" + j + "]");
                         if (!t.isEmpty()) {
                             content.add(new Part.Text(t));
@@ -71,6 +72,7 @@ public final class ResponsesResponseDecoder {
                 default -> report.loss(LossKey.OUTPUT_ITEM_BOUNDARIES, path); // hosted tool items (web_search_call, ...)
             }
         }
+        ResponsesOutput.serviceTier(root, report);
         Usage usage = ResponsesUsage.decode(root.get("usage"), report);
         return new Completion(id == null || id.isEmpty() ? "resp_unknown" : id, content, ResponsesOutput.stop(root, calls), null, usage);
     }

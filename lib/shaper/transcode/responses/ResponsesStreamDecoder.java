@@ -36,6 +36,7 @@ public final class ResponsesStreamDecoder {
     private boolean started;
     private boolean ended;
     private boolean missingNameNoted;
+    private boolean logprobsNoted;
     /** Output index to what streamed for it: whether any delta came (so a done event repeats nothing new). */
     private final Map<Integer, Boolean> streamed = new HashMap<>();
     private final Map<Integer, Boolean> calls = new HashMap<>();
@@ -78,6 +79,10 @@ public final class ResponsesStreamDecoder {
         switch (type) {
             case "response.output_text.delta", "response.refusal.delta" -> {
                 streamed.put(index(e), true);
+                if (!logprobsNoted) {
+                    ResponsesOutput.logprobs(e, type, report);
+                    logprobsNoted = report.has(LossKey.LOGPROBS);
+                }
                 out.add(new StreamEvent.TextDelta(F.string(e, "delta", type)));
             }
             case "response.reasoning_text.delta", "response.reasoning_summary_text.delta" -> {
@@ -96,6 +101,7 @@ public final class ResponsesStreamDecoder {
             case "response.output_item.done" -> itemDone(e, out);
             case "response.completed", "response.incomplete" -> {
                 JsonNode r = F.object(e.get("response"), type + ".response");
+                ResponsesOutput.serviceTier(r, report);
                 out.add(new StreamEvent.Finished(ResponsesOutput.stop(r, !calls.isEmpty()), null));
                 out.add(new StreamEvent.UsageReport(ResponsesUsage.decode(r.get("usage"), report)));
                 out.add(new StreamEvent.Done());
