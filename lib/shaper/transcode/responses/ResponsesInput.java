@@ -26,10 +26,11 @@ import shaper.transcode.ir.Turn;
 final class ResponsesInput {
     private static final JsonFields F = JsonFields.CLIENT;
     private static final Set<String> MESSAGE = Set.of("type", "role", "content", "id", "status", "phase");
-    private static final Set<String> CALL = Set.of("type", "id", "call_id", "name", "namespace", "arguments", "status");
+    /** {@code parsed_arguments} and {@code parsed}: the OpenAI SDK's parse helpers add them to output items a client replays. */
+    private static final Set<String> CALL = Set.of("type", "id", "call_id", "name", "namespace", "arguments", "status", "parsed_arguments");
     private static final Set<String> OUTPUT = Set.of("type", "id", "call_id", "output", "status", "name", "namespace");
     private static final Set<String> REASONING = Set.of("type", "id", "summary", "content", "encrypted_content", "status", "format");
-    private static final Set<String> TEXT_PART = Set.of("type", "text", "annotations", "logprobs");
+    private static final Set<String> TEXT_PART = Set.of("type", "text", "annotations", "logprobs", "parsed");
     private static final Set<String> IMAGE_PART = Set.of("type", "image_url", "file_id", "detail");
     private static final Set<String> BUILTIN_ITEMS = Set.of("web_search_call", "file_search_call", "computer_call", "computer_call_output",
             "code_interpreter_call", "image_generation_call", "local_shell_call", "local_shell_call_output", "shell_call", "shell_call_output",
