@@ -13,7 +13,8 @@ import io.helidon.webserver.http.ServerResponse;
 
 /**
  * An OpenAI Responses upstream under {@code /responses}, for the Messages → Responses direction:
- * {@code POST /responses/v1/responses}. What it answers is decided by the last input item:
+ * {@code POST /responses/v1/responses}. What it answers is decided by the last input item that is not a
+ * system or developer message:
  * <ul>
  *   <li>a {@code function_call_output}: the text {@code tool said: <output>};</li>
  *   <li>a user message containing {@code [[bash:COMMAND]]} when a {@code Bash} function tool is
@@ -67,6 +68,9 @@ final class ResponsesApi {
             return new Turn(null, MessagesReply.chunks(reply), null, false, tokens);
         }
         JsonNode last = input.get(input.size() - 1);
+        for (int i = input.size() - 1; i > 0 && isSystem(last); i--) {
+            last = input.get(i - 1); // clients (Claude Code) put system turns after the user's message
+        }
         if (last.path("type").asText().equals("function_call_output")) {
             return new Turn(null, MessagesReply.chunks("tool said: " + last.path("output").asText().strip()), null, false, tokens);
         }
@@ -194,6 +198,11 @@ final class ResponsesApi {
                 sse.send(event.path("type").asText(), event.toString());
             }
         }
+    }
+
+    private static boolean isSystem(JsonNode item) {
+        String role = item.path("role").asText();
+        return role.equals("system") || role.equals("developer");
     }
 
     private static boolean offers(JsonNode body, String tool) {

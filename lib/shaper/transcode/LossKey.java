@@ -17,7 +17,8 @@ public enum LossKey {
     REQUEST_TOP_LOGPROBS(Kind.POLICY, false, "the Responses top_logprobs request field", Dirs.RESPONSES_IN),
     REQUEST_SERVICE_TIER(Kind.POLICY, false, "the Responses service_tier request field", Dirs.RESPONSES_IN),
     REQUEST_TRUNCATION(Kind.POLICY, false, "the Responses truncation request field", Dirs.RESPONSES_IN),
-    MULTIPLE_SYSTEM_TURNS(Kind.POLICY, false, "a system turn after dialog turns is joined into the one instructions field (without system_anywhere)", Dirs.MESSAGES_RESPONSES),
+    MULTIPLE_SYSTEM_TURNS(Kind.POLICY, false, "accepted for compatibility; no direction loses it: a Responses upstream keeps every later system turn"
+            + " in place as an input message", Dirs.NONE),
     SYSTEM_NON_TEXT_CONTENT(Kind.POLICY, false, "a system prompt with non-text content", Dirs.ALL),
     MID_CONVERSATION_SYSTEM(Kind.POLICY, true, "a system turn after dialog turns is consolidated into the one leading system message"
             + " (Jinja chat templates reject system messages after index 0); a leading-only merge is a note under this key", Dirs.TO_CHAT),
@@ -116,6 +117,7 @@ public enum LossKey {
 
     /** Direction sets used by the registry, named so each row reads as a sentence. */
     private static final class Dirs {
+        static final Set<Direction> NONE = EnumSet.noneOf(Direction.class);
         static final Set<Direction> ALL = EnumSet.allOf(Direction.class);
         static final Set<Direction> RESPONSES_IN = EnumSet.of(Direction.RESPONSES_CHAT);
         static final Set<Direction> RESPONSES_OUT = EnumSet.of(Direction.RESPONSES_CHAT, Direction.MESSAGES_RESPONSES);

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import shaper.transcode.ChatCapability;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.LossKey;
 import shaper.transcode.TranscodeMapping;
@@ -24,9 +23,9 @@ import shaper.transcode.ir.Turn;
 
 /**
  * Renders a {@link Conversation} as a Responses create request (the Messages → Responses direction).
- * System turns become {@code instructions}, joined in order; one after dialog turns keeps its
- * place as a {@code role: system} input message only with {@code system_anywhere}, otherwise its
- * position is a {@code multiple_system_turns} loss. Tool calls and results
+ * The first leading system turn becomes {@code instructions}; every other system turn keeps its
+ * place as a {@code role: system} input message (Responses accepts them anywhere), so nothing of
+ * its position is lost. Tool calls and results
  * become {@code function_call} / {@code function_call_output} items with their ids. Messages tools
  * have no strictness, so every function tool is sent {@code strict: false} under the
  * {@code tool_schema_strictness} approval the mapping needs at startup. Requests are stateless:
@@ -41,24 +40,18 @@ public final class ResponsesRequestRenderer {
     public static byte[] render(Conversation c, TranscodeMapping m, ConversionReport report) {
         ObjectNode out = N.objectNode().put("model", m.upstreamModel(c));
         ArrayNode input = N.arrayNode();
-        List<String> instructions = new ArrayList<>();
-        boolean dialogSeen = false;
+        boolean leading = true;
         for (Turn t : c.turns()) {
             if (!t.role().systemChannel()) {
-                dialogSeen = true;
+                leading = false;
                 turn(t, input, report);
-            } else if (dialogSeen && m.has(ChatCapability.SYSTEM_ANYWHERE)) {
+            } else if (leading && !out.has("instructions")) {
+                out.put("instructions", text(t.parts()));
+            } else {
+                // Responses takes system and developer messages anywhere in input: the turn keeps its place
                 input.addObject().put("type", "message").put("role", t.role() == Role.DEVELOPER ? "developer" : "system")
                         .putArray("content").addObject().put("type", "input_text").put("text", text(t.parts()));
-            } else {
-                if (dialogSeen) {
-                    report.loss(LossKey.MULTIPLE_SYSTEM_TURNS, t.path()); // its position is lost in the one instructions field
-                }
-                instructions.add(text(t.parts()));
             }
-        }
-        if (!instructions.isEmpty()) {
-            out.put("instructions", String.join("\n", instructions));
         }
         out.set("input", input);
         if (c.maxTokens() != null) {

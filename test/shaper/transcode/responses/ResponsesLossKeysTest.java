@@ -98,8 +98,6 @@ class ResponsesLossKeysTest {
     static Map<LossKey, Scenario> messagesResponses() {
         Map<LossKey, Scenario> s = new LinkedHashMap<>();
         String tool = "\"tools\":[{\"name\":\"Bash\",\"input_schema\":{\"type\":\"object\"}}]";
-        s.put(LossKey.MULTIPLE_SYSTEM_TURNS, new Scenario(messages("[{\"role\":\"user\",\"content\":\"x\"},{\"role\":\"system\",\"content\":\"s\"}]", ""),
-                null, NONE));
         s.put(LossKey.SYSTEM_NON_TEXT_CONTENT, new Scenario(messages(USER, "\"system\":[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"image\","
                 + "\"source\":{\"type\":\"url\",\"url\":\"http://i\"}}]"), null, NONE));
         s.put(LossKey.TOOL_SCHEMA_STRICTNESS, new Scenario(messages(USER, tool), null, NONE));
@@ -188,10 +186,14 @@ class ResponsesLossKeysTest {
     }
 
     @Test
-    void systemAnywhereKeepsALateSystemTurnInPlace() {
-        Prepared p = run(Direction.MESSAGES_RESPONSES, EnumSet.of(ChatCapability.SYSTEM_ANYWHERE), Set.of(),
-                messagesResponses().get(LossKey.MULTIPLE_SYSTEM_TURNS));
-        assertEquals("system", ResponsesFixtures.json(p.body()).path("input").get(1).path("role").asText());
+    void aLateSystemTurnKeepsItsPlaceOnAResponsesUpstream() {
+        Prepared p = run(Direction.MESSAGES_RESPONSES, NONE, Set.of(), new Scenario(messages("[{\"role\":\"user\",\"content\":\"x\"},"
+                + "{\"role\":\"system\",\"content\":\"s\"}]", "\"system\":\"first\""), null, NONE));
+        com.fasterxml.jackson.databind.JsonNode body = ResponsesFixtures.json(p.body());
+        assertEquals("first", body.path("instructions").asText());
+        assertEquals("system", body.path("input").get(1).path("role").asText());
+        assertEquals("s", body.path("input").get(1).path("content").get(0).path("text").asText());
+        assertTrue(p.report().entries().isEmpty(), p.report().summary());
     }
 
     @Test
