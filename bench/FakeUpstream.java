@@ -43,6 +43,11 @@ import java.util.concurrent.locks.LockSupport;
  *       data is {@code {"i":K,"sent_us":T}} where T is the epoch microsecond just before the write,
  *       so a client on the same machine computes per-event delay as arrival − T. {@code pad} adds
  *       B filler bytes to each event, like a model's token payload.</li>
+ *   <li>{@code POST .../chat/completions}: a fixed Chat Completions answer (JSON, about 400 bytes);
+ *       {@code POST /sse/.../chat/completions?n=N&interval=D}: a Chat Completions stream of N text
+ *       deltas D apart whose content is {@code sent_us=T}, then a finish chunk, usage and
+ *       {@code [DONE]}; {@code POST .../messages}: the same answer as an Anthropic message, so a
+ *       transcoded route and a passthrough route return the same content. Request bodies are skipped.</li>
  *   <li>{@code GET /__stats}: {@code connections=C requests=R inflight_now=N inflight_peak=P seq_served=S},
  *       counted since start (this request included in C and R), so a benchmark can tell a pooling
  *       proxy from one that reconnects per request. In-flight counts requests other than
@@ -173,7 +178,11 @@ public class FakeUpstream {
 
     private boolean route(Request req, OutputStream out) throws IOException, InterruptedException {
         boolean head = req.method.equals("HEAD");
-        if (!req.method.equals("GET") && !head) {
+        if (req.method.equals("POST") && req.path.endsWith("/chat/completions")) {
+            return req.path.startsWith("/sse/") ? chatStream(req, out) : fixed(out, CHAT_ANSWER, req.keepAlive);
+        } else if (req.method.equals("POST") && req.path.endsWith("/messages")) {
+            return fixed(out, MESSAGES_ANSWER, req.keepAlive);
+        } else if (!req.method.equals("GET") && !head) {
             simple(out, 405, "Method Not Allowed", "method not allowed\n", req.keepAlive);
         } else if (req.path.endsWith("/1k")) {
             return oneK(req, out, head);
@@ -257,6 +266,48 @@ public class FakeUpstream {
         out.write(ascii("0\r\n\r\n"));
         out.flush();
         return req.keepAlive;
+    }
+
+    private static final byte[] CHAT_ANSWER = ascii("{\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion\",\"created\":1,"
+            + "\"model\":\"bench\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + "x".repeat(256)
+            + "\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":512,\"completion_tokens\":64,\"total_tokens\":576}}");
+    private static final byte[] MESSAGES_ANSWER = ascii("{\"id\":\"msg_bench\",\"type\":\"message\",\"role\":\"assistant\","
+            + "\"model\":\"bench\",\"content\":[{\"type\":\"text\",\"text\":\"" + "x".repeat(256) + "\"}],\"stop_reason\":\"end_turn\","
+            + "\"stop_sequence\":null,\"usage\":{\"input_tokens\":512,\"output_tokens\":64}}");
+
+    private static boolean fixed(OutputStream out, byte[] json, boolean keepAlive) throws IOException {
+        out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + json.length + "\r\n"
+                + (keepAlive ? "" : "Connection: close\r\n") + "\r\n"));
+        out.write(json);
+        out.flush();
+        return keepAlive;
+    }
+
+    /** A chat stream whose deltas carry their send time, for the transcoded per-event delay. */
+    private static boolean chatStream(Request req, OutputStream out) throws IOException, InterruptedException {
+        int n = Integer.parseInt(req.query.getOrDefault("n", "50"));
+        long intervalNanos = parseDuration(req.query.getOrDefault("interval", "100ms"));
+        out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+                + "Transfer-Encoding: chunked\r\n" + (req.keepAlive ? "" : "Connection: close\r\n") + "\r\n"));
+        long start = System.nanoTime();
+        for (int i = 1; i <= n; i++) {
+            sleepUntil(start + (i - 1) * intervalNanos);
+            chunk(out, "data: {\"id\":\"chatcmpl-sse\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sent_us=" + epochMicros()
+                    + " \"},\"finish_reason\":null}]}\n\n");
+        }
+        chunk(out, "data: {\"id\":\"chatcmpl-sse\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+                + "data: {\"id\":\"chatcmpl-sse\",\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":" + n + "}}\n\ndata: [DONE]\n\n");
+        out.write(ascii("0\r\n\r\n"));
+        out.flush();
+        return req.keepAlive;
+    }
+
+    private static void chunk(OutputStream out, String text) throws IOException {
+        byte[] event = ascii(text);
+        out.write(ascii(Integer.toHexString(event.length) + "\r\n"));
+        out.write(event);
+        out.write(CRLF);
+        out.flush();
     }
 
     private static void sleepUntil(long deadlineNanos) throws InterruptedException {

@@ -89,13 +89,19 @@ public class SseProbe {
     static long[] stream(URI base, int n, String interval, int pad) throws IOException {
         String path = "/sse?n=" + n + "&interval=" + interval + (pad > 0 ? "&pad=" + pad : "");
         int port = base.getPort() < 0 ? 80 : base.getPort();
+        // A target whose path ends in /messages is a transcoding proxy: one streaming Messages
+        // request, n and interval in its query (the proxy must allow them).
+        String body = "{\"model\":\"bench\",\"max_tokens\":16,\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
+        String head = base.getPath() != null && base.getPath().endsWith("/messages")
+                ? "POST " + base.getPath() + path.substring("/sse".length()) + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + port + "\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + body.length() + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n" + body
+                : "GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + port + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n";
         try (Socket socket = new Socket()) {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(READ_TIMEOUT_MS);
             socket.connect(new InetSocketAddress(base.getHost(), port), READ_TIMEOUT_MS);
             OutputStream out = socket.getOutputStream();
-            out.write(("GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + port
-                    + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
             out.flush();
             EventClock clock = new EventClock(n);
             new ResponseReader(socket.getInputStream(), clock).readAll();
@@ -171,11 +177,16 @@ public class SseProbe {
 
         private static long sentMicros(CharSequence data) {
             String s = data.toString();
+            // {"sent_us":T} from /sse, or the text "sent_us=T" of a transcoded Messages text_delta
             int at = s.indexOf("\"sent_us\":");
+            int from = at + "\"sent_us\":".length();
+            if (at < 0) {
+                at = s.indexOf("sent_us=");
+                from = at + "sent_us=".length();
+            }
             if (at < 0) {
                 return -1;
             }
-            int from = at + "\"sent_us\":".length();
             int to = from;
             while (to < s.length() && Character.isDigit(s.charAt(to))) {
                 to++;

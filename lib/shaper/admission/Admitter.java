@@ -3,10 +3,14 @@ package shaper.admission;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import shaper.limit.AdmissionException;
 import shaper.limit.Limiter;
 import shaper.limit.Permit;
+import shaper.limit.QueueCancelledException;
+import shaper.limit.QueueTimeoutException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
 
@@ -29,6 +33,9 @@ public final class Admitter {
     private final AdmissionConfig config;
     private final TimeSource time;
     private final DisconnectWatcher watcher;
+    /** Tickets waiting in a queue now, so a shutdown can fail them all. */
+    private final Set<Ticket> waiting = ConcurrentHashMap.newKeySet();
+    private volatile boolean draining;
 
     public Admitter(AdmissionConfig config, TimeSource time, DisconnectWatcher watcher) {
         this.config = config;
@@ -62,7 +69,34 @@ public final class Admitter {
         }
     }
 
+    /**
+     * Fails every queued request, and every request that would queue from now on, with the queue's
+     * own timeout answer: the proxy is stopping and will not admit them. Requests holding slots go on.
+     */
+    public void drain() {
+        draining = true;
+        waiting.forEach(Ticket::cancel);
+    }
+
     private Permit waitFor(Ticket ticket, QueueWait wait, boolean[] prepared, long start, long budget)
+            throws AdmissionException, ClientGoneException, InterruptedException {
+        waiting.add(ticket);
+        try {
+            if (draining) {
+                ticket.cancel();
+            }
+            return waitInQueue(ticket, wait, prepared, start, budget);
+        } catch (QueueCancelledException e) {
+            if (draining) {
+                throw new QueueTimeoutException("shutdown", Duration.ofNanos(time.nanoTime() - start));
+            }
+            throw e;
+        } finally {
+            waiting.remove(ticket);
+        }
+    }
+
+    private Permit waitInQueue(Ticket ticket, QueueWait wait, boolean[] prepared, long start, long budget)
             throws AdmissionException, ClientGoneException, InterruptedException {
         try (DisconnectWatcher.Registration ignored = watcher.watch(wait::clientGone, ticket::cancel)) {
             if (!prepared[0]) {

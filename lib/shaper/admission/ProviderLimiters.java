@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import shaper.limit.FifoLimiter;
 import shaper.limit.Limiter;
 import shaper.limit.LimiterSnapshot;
 import shaper.limit.TimeSource;
@@ -49,6 +48,11 @@ public final class ProviderLimiters {
      * @param bigCtxConcurrency permits of that gate
      */
     public ProviderLimiters(String provider, AdmissionConfig config, int bigCtxTokens, int bigCtxConcurrency, TimeSource time) {
+        this(provider, config, bigCtxTokens, bigCtxConcurrency, LimiterFactory.inProcess(time));
+    }
+
+    /** As above, with each limiter built by {@code factory} (in-process or cluster-wide). */
+    public ProviderLimiters(String provider, AdmissionConfig config, int bigCtxTokens, int bigCtxConcurrency, LimiterFactory factory) {
         this.routes = RouteTable.of(config.limits());
         this.limitAll = config.limitAll();
         var headroom = config.adaptiveHeadroom() ? config.adaptiveHeadroomWindow() : Duration.ZERO;
@@ -57,16 +61,16 @@ public final class ProviderLimiters {
         int caps = 0;
         for (RouteClass rc : routes.limiterClasses()) {
             if (rc.limit() > 0) {
-                map.put(rc.key(), new FifoLimiter(provider + " " + rc.key(), rc.limit(), config.releaseCooldown(), headroom, time));
+                map.put(rc.key(), factory.create(rc.key(), provider + " " + rc.key(), rc.limit(), config.releaseCooldown(), headroom));
                 caps += rc.limit();
             } else {
                 usesDefault = true;
             }
         }
         this.byRoute = Collections.unmodifiableMap(map);
-        this.defaultPool = new FifoLimiter(provider + " default", config.concurrency(), config.releaseCooldown(), headroom, time);
+        this.defaultPool = factory.create("default", provider + " default", config.concurrency(), config.releaseCooldown(), headroom);
         this.global = config.globalConcurrency() > 0
-                ? new FifoLimiter(provider + " global", config.globalConcurrency(), config.releaseCooldown(), headroom, time)
+                ? factory.create("global", provider + " global", config.globalConcurrency(), config.releaseCooldown(), headroom)
                 : null;
         if (usesDefault) {
             caps += config.concurrency();
@@ -77,7 +81,7 @@ public final class ProviderLimiters {
         int floor = global != null || limitAll ? POOL_FLOOR : UNBOUNDED_PASSTHROUGH_POOL;
         this.upstreamPoolSize = Math.max(floor, caps);
         this.bigCtxBytes = bigCtxTokens > 0 ? bigCtxTokens * 4L : Long.MAX_VALUE;
-        this.bigCtxGate = bigCtxTokens > 0 ? new FifoLimiter(provider + " large-request gate", bigCtxConcurrency, Duration.ZERO, Duration.ZERO, time) : null;
+        this.bigCtxGate = bigCtxTokens > 0 ? factory.create("large-request gate", provider + " large-request gate", bigCtxConcurrency, Duration.ZERO, Duration.ZERO) : null;
     }
 
     /**

@@ -50,6 +50,9 @@ public final class ProviderOptions {
     GatewayOptions gateway = new GatewayOptions();
 
     @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
+    @Mixin
     TranscodeOptions transcode = new TranscodeOptions();
 
     /**
@@ -69,7 +72,7 @@ public final class ProviderOptions {
         }
         AuthConfig auth = AuthConfig.parse(authSource, authMode, authHeader, anthropicVersion);
         return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), retry.toConfig(),
-                breaker.toConfig(), gateway.toConfig(), auth, transcode.toConfig());
+                breaker.toConfig(), gateway.toConfig(), auth, cluster.toConfig(), transcode.toConfig());
     }
 
     /** Whether {@code -prefix} was given (an explicit {@code /} counts). */

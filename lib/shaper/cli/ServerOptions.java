@@ -1,5 +1,6 @@
 package shaper.cli;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +19,18 @@ public final class ServerOptions {
             description = "Require clients to present this key (env:VAR or file:PATH, read once at startup); repeatable")
     List<String> clientKeys = new ArrayList<>();
 
+    @Option(names = {"-shutdown-grace", "--shutdown-grace"}, paramLabel = "D", defaultValue = "30s",
+            converter = GoDurationConverter.class,
+            description = "On SIGTERM, how long in-flight exchanges may finish before they are cut (default ${DEFAULT-VALUE}; "
+                    + "a second SIGINT cuts at once)")
+    Duration shutdownGrace;
+
+    @Option(names = {"-header-read-timeout", "--header-read-timeout"}, paramLabel = "D", defaultValue = "60s",
+            converter = GoDurationConverter.class,
+            description = "Close a connection whose request head takes longer than this, or that idles this long "
+                    + "between requests (default ${DEFAULT-VALUE})")
+    Duration headerReadTimeout;
+
     @Option(names = {"-version", "--version"}, description = "Print version and exit")
     boolean version;
 
@@ -26,7 +39,7 @@ public final class ServerOptions {
 
     ServerConfig toConfig() {
         try {
-            return new ServerConfig(BindAddress.parse(bind), clientKeys);
+            return new ServerConfig(BindAddress.parse(bind), clientKeys, shutdownGrace, headerReadTimeout);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-bind: " + e.getMessage());
         }

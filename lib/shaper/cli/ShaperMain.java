@@ -10,6 +10,7 @@ import java.util.List;
 import shaper.Version;
 import shaper.config.ConfigException;
 import shaper.server.ShaperServer;
+import shaper.signal.Signals;
 
 /**
  * The proxy's entry point behind {@code Shaper.java}: parse, validate, start, and block until
@@ -64,6 +65,13 @@ public final class ShaperMain {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shaper-shutdown"));
+        GracefulStop stop = new GracefulStop(server, run.config().server().shutdownGrace(), err);
+        try {
+            Signals.handle("TERM", stop::requested);
+            Signals.handle("INT", stop::requested);
+        } catch (IllegalStateException e) {
+            err.println(CommandLineParser.PROGRAM + ": " + e.getMessage() + "; a stop signal cuts in-flight streams");
+        }
         server.awaitStop();
         return 0;
     }

@@ -6,6 +6,7 @@ import java.util.Objects;
 import shaper.admission.AdmissionConfig;
 import shaper.auth.AuthConfig;
 import shaper.breaker.BreakerConfig;
+import shaper.cluster.ClusterConfig;
 import shaper.mount.MountPrefix;
 import shaper.retry.RetryConfig;
 
@@ -22,10 +23,12 @@ import shaper.retry.RetryConfig;
  * @param breaker   the circuit breaker
  * @param gateway   the Responses upstream, the large-request gate and the mirror log
  * @param auth      upstream credential settings, not yet resolved; {@link AuthConfig#DISABLED} forwards verbatim
+ * @param cluster   where the limiters keep their slots; {@link ClusterConfig#IN_PROCESS} by default
  * @param transcode transcoded routes and their target auth; {@link TranscodeConfig#OFF} for none
  */
 public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
-                             BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, TranscodeConfig transcode) {
+                             BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
+                             TranscodeConfig transcode) {
     public ProviderConfig {
         Objects.requireNonNull(transcode, "transcode");
         Objects.requireNonNull(retry, "retry");
@@ -36,14 +39,21 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(auth, "auth");
+        Objects.requireNonNull(cluster, "cluster");
         ProviderNames.check("name", name);
         prefix = MountPrefix.parse(prefix).path();
     }
 
     /** A provider without transcoding. */
     public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
+                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster) {
+        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, cluster, TranscodeConfig.OFF);
+    }
+
+    /** A provider whose limiters are in-process. */
+    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
                           BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth) {
-        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, TranscodeConfig.OFF);
+        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, ClusterConfig.IN_PROCESS);
     }
 
     /** A provider without upstream auth. */

@@ -1,5 +1,6 @@
 package shaper.config;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -7,15 +8,34 @@ import java.util.Objects;
  * Server-scope settings: the listener itself, shared by every provider.
  *
  * @param bind       where the proxy listens (default {@code 127.0.0.1:8080})
+ * @param shutdownGrace {@code -shutdown-grace}: how long in-flight exchanges may finish after a stop is asked (default 30s)
+ * @param headerReadTimeout {@code -header-read-timeout}: bound on receiving a request head, and on an idle
+ *                   keep-alive connection (default 60s)
  * @param clientKeys {@code -client-key} references ({@code env:VAR}, {@code file:PATH}) in order, not yet
  *                   resolved; empty (the default) admits every client
  */
-public record ServerConfig(BindAddress bind, List<String> clientKeys) {
+public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout) {
     public static final String DEFAULT_BIND = "127.0.0.1:8080";
+    /** {@code -shutdown-grace}: how long in-flight exchanges may run on after SIGTERM. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    /** {@code -header-read-timeout}: a request head (or an idle keep-alive connection) slower than this is closed; nginx's 60s. */
+    public static final Duration DEFAULT_HEADER_READ_TIMEOUT = Duration.ofSeconds(60);
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
         clientKeys = List.copyOf(clientKeys);
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        if (shutdownGrace.isNegative()) {
+            throw new ConfigException("-shutdown-grace: " + GoDuration.format(shutdownGrace) + " (expected: >= 0)");
+        }
+        Objects.requireNonNull(headerReadTimeout, "headerReadTimeout");
+        if (!headerReadTimeout.isPositive()) {
+            throw new ConfigException("-header-read-timeout: " + GoDuration.format(headerReadTimeout) + " (expected: > 0)");
+        }
+    }
+
+    public ServerConfig(BindAddress bind, List<String> clientKeys) {
+        this(bind, clientKeys, DEFAULT_SHUTDOWN_GRACE, DEFAULT_HEADER_READ_TIMEOUT);
     }
 
     /** A listener that admits every client. */

@@ -45,31 +45,11 @@ public final class PosixSignals implements LauncherMain.Signals {
         handle(StopSignal.INT, s -> claude.signal(s, hasTerminal));
     }
 
-    /**
-     * {@code sun.misc.Signal.handle(new Signal(NAME), handler)}, reached reflectively: it is the
-     * JDK's only catchable-signal hook (module jdk.unsupported), and a direct reference makes javac
-     * warn on every build.
-     */
     private void handle(StopSignal s, java.util.function.Consumer<StopSignal> action) {
         try {
-            Class<?> signal = Class.forName("sun.misc.Signal");
-            Class<?> handler = Class.forName("sun.misc.SignalHandler");
-            Object proxy = java.lang.reflect.Proxy.newProxyInstance(handler.getClassLoader(), new Class<?>[] {handler},
-                    (self, method, args) -> {
-                        if (method.getName().equals("handle")) {
-                            action.accept(s);
-                            return null;
-                        }
-                        return switch (method.getName()) {
-                            case "hashCode" -> System.identityHashCode(self);
-                            case "equals" -> self == args[0];
-                            default -> "launcher " + s.signalName() + " handler";
-                        };
-                    });
-            signal.getMethod("handle", signal, handler).invoke(null, signal.getConstructor(String.class).newInstance(s.name()), proxy);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite ? ite.getCause() : e;
-            err.println(LauncherMain.PREFIX + "cannot handle " + s.signalName() + " (" + cause
+            shaper.signal.Signals.handle(s.name(), () -> action.accept(s));
+        } catch (IllegalStateException e) {
+            err.println(LauncherMain.PREFIX + "cannot handle " + s.signalName() + " (" + e.getCause()
                     + "); it will end the launcher, which still stops Claude Code on the way out");
         }
     }

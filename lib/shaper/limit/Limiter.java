@@ -19,11 +19,13 @@ public interface Limiter {
      *     a free slot is not a waiter and is never refused.
      * @return a ticket, already granted when a slot was free (a slot is free only when nobody waits)
      * @throws QueueFullException {@code maxDepth} waiters were already queued; nothing was queued
+     * @throws LimiterUnavailableException the limiter cannot admit anyone now (a cluster limiter whose
+     *     store is unreachable, failing closed); nothing was queued. {@link FifoLimiter} never throws it.
      */
-    Ticket enqueue(int maxDepth) throws QueueFullException;
+    Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException;
 
     /** A free slot, or {@code null} when none is free (then others may be waiting: never barges). */
-    Permit tryAcquire();
+    Permit tryAcquire() throws LimiterUnavailableException;
 
     /**
      * The upstream answered 429 for a request holding one of this limiter's slots: withhold one

@@ -5,7 +5,7 @@ package shaper.limit;
  * its permit was claimed; it holds no slot.
  */
 public final class QueueCancelledException extends AdmissionException {
-    QueueCancelledException(String limiter) {
+    public QueueCancelledException(String limiter) {
         super(limiter, "request canceled while queued");
     }
 }

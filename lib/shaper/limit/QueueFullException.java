@@ -4,7 +4,7 @@ package shaper.limit;
 public final class QueueFullException extends AdmissionException {
     private final int depth;
 
-    QueueFullException(String limiter, int waiters, int depth) {
+    public QueueFullException(String limiter, int waiters, int depth) {
         super(limiter, "queue full (" + waiters + " waiting, depth " + depth + ")");
         this.depth = depth;
     }

@@ -6,7 +6,8 @@ import shaper.config.GoDuration;
 
 /** {@link Ticket#await(Duration)} ran out of time; the waiter has left the queue and holds no slot. */
 public final class QueueTimeoutException extends AdmissionException {
-    QueueTimeoutException(String limiter, Duration timeout) {
+    /** Public for a queue that is failed as a whole (the proxy shutting down) and for cluster limiters. */
+    public QueueTimeoutException(String limiter, Duration timeout) {
         super(limiter, "queue timeout after " + GoDuration.format(timeout));
     }
 }

@@ -31,7 +31,13 @@ public final class SystemTimeSource implements TimeSource, AutoCloseable {
 
     @Override
     public Cancellable schedule(Duration delay, Runnable task) {
-        ScheduledFuture<?> future = timer.schedule(() -> runReporting(task), Durations.saturatedNanos(delay), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> future;
+        try {
+            future = timer.schedule(() -> runReporting(task), Durations.saturatedNanos(delay), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // closed: the process is stopping, and a handler cut by the stop is finishing
+            return () -> { };
+        }
         return () -> future.cancel(false);
     }
 

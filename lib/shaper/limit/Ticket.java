@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * A place in one limiter's FIFO queue, or a slot already granted to it. Returned by
- * {@link FifoLimiter#enqueue(int)}.
+ * {@link Limiter#enqueue(int)}.
  *
  * <p>Lifecycle: {@code queued → granted → claimed}; from {@code queued} or {@code granted} it can
  * instead end {@code cancelled} (by {@link #cancel()} or interruption) or {@code timed out} (by
@@ -28,8 +28,11 @@ public interface Ticket {
      * @throws InterruptedException the thread was interrupted while waiting; the ticket is cancelled
      *     (a slot granted meanwhile goes back unused)
      * @throws IllegalStateException the permit was already claimed
+     * @throws LimiterUnavailableException a cluster limiter lost its store while this ticket waited and
+     *     fails closed; the ticket left the queue ({@link FifoLimiter}'s tickets never throw it)
      */
-    Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, InterruptedException;
+    Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, LimiterUnavailableException,
+            InterruptedException;
 
     /**
      * Waits up to {@code wait} for the slot without giving up the place in the queue; for a caller
@@ -41,7 +44,7 @@ public interface Ticket {
      * @throws InterruptedException as for {@link #await(Duration)}
      * @throws IllegalStateException the permit was already claimed, or an earlier {@code await} timed out
      */
-    Permit poll(Duration wait) throws QueueCancelledException, InterruptedException;
+    Permit poll(Duration wait) throws QueueCancelledException, LimiterUnavailableException, InterruptedException;
 
     /**
      * Leaves the queue, or gives back a granted but unclaimed slot unused. Any thread; idempotent.

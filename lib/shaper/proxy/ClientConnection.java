@@ -21,8 +21,8 @@ import io.helidon.webserver.http.ServerRequest;
  * {@code true} and a departed client is noticed at the proxy's next write instead.
  */
 public final class ClientConnection {
-    private static final Field CONTEXT = field("io.helidon.webserver.http1.Http1ServerRequest", "ctx");
-    private static final Field NIO_CHANNEL = field("io.helidon.common.socket.NioSocket", "delegate");
+    private static final Field CONTEXT = HelidonInternals.REQUEST_CONTEXT;
+    private static final Field NIO_CHANNEL = HelidonInternals.NIO_CHANNEL;
 
     private final HelidonSocket socket;
     private final SocketChannel channel;
@@ -58,6 +58,14 @@ public final class ClientConnection {
         }
     }
 
+    /**
+     * A watch owned by the caller rather than by this connection (the upstream call watch arms it
+     * from its own thread); null when the connection cannot be watched.
+     */
+    SelectorWatch.Handle openWatch() {
+        return channel != null && selector != null ? selector.watch(channel) : null;
+    }
+
     /** Ends the watch, remembering its verdict; the channel is in blocking mode again. Idempotent. */
     public void unwatch() {
         if (watch != null) {
@@ -86,17 +94,6 @@ public final class ClientConnection {
             } catch (IOException e) {
                 // already closing
             }
-        }
-    }
-
-    private static Field field(String className, String name) {
-        try {
-            Class<?> c = Class.forName(className);
-            Field f = c.getDeclaredField(name);
-            f.setAccessible(true);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
         }
     }
 }

@@ -60,9 +60,11 @@ final class Forwarder {
     private final CircuitBreaker breaker;
     private final Runnable circuitRejected;
     private final HeaderRewrite rewrite;
+    private final CallWatch calls;
 
     Forwarder(String provider, Upstreams upstreams, ExchangeLog log, RetryConfig config, CircuitBreaker breaker,
-              RandomGenerator random, Runnable circuitRejected, HeaderRewrite rewrite) {
+              RandomGenerator random, Runnable circuitRejected, HeaderRewrite rewrite, CallWatch calls) {
+        this.calls = calls;
         this.provider = provider;
         this.upstreams = upstreams;
         this.log = log;
@@ -91,6 +93,7 @@ final class Forwarder {
         EarlyStream early;
         Admission admission;
         RetryContext ctx;
+        CallWatch.Call watch;
 
         Attempts(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, EarlyStream early,
                  ClientConnection client, Exchange ex, Admission admission, TranscodeStage stage, TranscodeStage.Converted converted) {
@@ -123,31 +126,56 @@ final class Forwarder {
             while (true) {
                 ex.reachedUpstream = true;
                 HttpClientResponse in;
+                watch = calls.begin(client, config.upstreamTimeout(), body instanceof RequestBody.Streamed);
                 try {
-                    in = call.send(body);
-                } catch (StreamCopy.SourceFailed clientLeft) {
-                    ex.clientAborted = true;
-                    ex.outcome = Outcome.ABORTED;
-                    breaker.cancel(admission);
-                    return;
+                    in = call.send(body, watch);
+                    watch.relaying();
                 } catch (RuntimeException e) {
-                    if (!onTransportError(e)) {
+                    endWatch();
+                    if (watch.cut() == CallWatch.Cut.CLIENT_GONE
+                            || (e instanceof StreamCopy.SourceFailed && watch.cut() == CallWatch.Cut.NONE)) {
+                        clientLeft();
+                        return;
+                    }
+                    if (!onTransportError(watch.cut() == CallWatch.Cut.DEADLINE ? timedOut() : e)) {
                         return;
                     }
                     continue;
                 }
                 try {
+                    if (watch.cut() == CallWatch.Cut.CLIENT_GONE) {
+                        // the client left just as the head arrived: closing unread drops the upstream connection
+                        clientLeft();
+                        return;
+                    }
                     if (!onResponse(in)) {
                         return;
                     }
                 } finally {
+                    endWatch();
                     in.close();
                 }
             }
         }
 
+        private void clientLeft() {
+            ex.clientAborted = true;
+            ex.outcome = Outcome.ABORTED;
+            breaker.cancel(admission);
+        }
+
+        /** Ends this attempt's call watch (before waiting, logging or answering). */
+        private void endWatch() {
+            watch.close();
+        }
+
+        private RuntimeException timedOut() {
+            return new UpstreamTimeout(config.upstreamTimeout());
+        }
+
         /** @return true to try again */
         private boolean onTransportError(RuntimeException e) {
+            endWatch();
             log.info("upstream error provider=" + provider + " method=" + method + " path=" + rawPath
                     + " error=" + TransportErrors.describe(e));
             ex.failure = FailureClass.TRANSPORT_ERROR;
@@ -197,6 +225,9 @@ final class Forwarder {
                     plan = new ResponseRelay.Plan(raw, in.inputStream(), false, 0, null, null);
                 }
             } catch (IOException | StreamCopy.SourceFailed e) {
+                if (watch.cut() == CallWatch.Cut.DEADLINE) {
+                    return onTransportError(timedOut());
+                }
                 return onTransportError(e instanceof RuntimeException r ? r : new java.io.UncheckedIOException((IOException) e));
             }
             if (decision instanceof RetryDecision.Retry r) {
@@ -244,6 +275,10 @@ final class Forwarder {
                 }
                 complete = true;
             } catch (StreamCopy.SinkFailed clientLeft) {
+                if (watch.cut() == CallWatch.Cut.DEADLINE) {
+                    ex.failure = FailureClass.TRANSPORT_ERROR;
+                    throw new CloseConnectionException("upstream call outlived -upstream-timeout", clientLeft);
+                }
                 ex.clientAborted = true;
                 throw new CloseConnectionException("client left mid-response", clientLeft);
             } catch (StreamCopy.SourceFailed upstreamBroke) {
@@ -283,6 +318,7 @@ final class Forwarder {
 
         /** Waits out the backoff and asks the breaker again. @return true to try again */
         private boolean retryAfter(RetryDecision.Retry r) {
+            endWatch();
             // Parsed only when a retry happens: the common path never reads the JSON body.
             if (early == null && config.keepalive().isPositive() && body.bytes() != null && StreamFlag.isTrue(body.bytes())) {
                 early = EarlyStream.commit(res, EarlyStream.Origin.RETRY);

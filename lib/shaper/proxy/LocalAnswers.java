@@ -17,6 +17,7 @@ final class LocalAnswers {
     static final String BAD_GATEWAY = "bad gateway: upstream unreachable\n";
     static final String QUEUE_TIMEOUT = "queue timeout\n";
     static final String CIRCUIT_OPEN = "circuit open\n";
+    static final String LIMITER_UNAVAILABLE = "concurrency limiter unavailable (shared store unreachable); retry shortly";
 
     private LocalAnswers() {
     }
@@ -34,6 +35,24 @@ final class LocalAnswers {
         res.status(Status.TOO_MANY_REQUESTS_429)
                 .header(HeaderValues.CONTENT_TYPE_JSON)
                 .header(HeaderNames.RETRY_AFTER, Long.toString(seconds))
+                .send(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * {@code 503} when a cluster limiter fails closed: the error object of the client's dialect
+     * (Anthropic {@code overloaded_error}, OpenAI {@code server_error}), with a short Retry-After.
+     */
+    static void limiterUnavailable(ServerResponse res, Dialect dialect) {
+        String body = switch (dialect) {
+            case MESSAGES -> "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"" + LIMITER_UNAVAILABLE + "\"}}";
+            case CHAT, RESPONSES -> "{\"error\":{\"type\":\"server_error\",\"code\":\"limiter_unavailable\",\"message\":\""
+                    + LIMITER_UNAVAILABLE + "\"}}";
+            case OTHER -> "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"code\":\"limiter_unavailable\",\"message\":\""
+                    + LIMITER_UNAVAILABLE + "\"}}";
+        };
+        res.status(Status.SERVICE_UNAVAILABLE_503)
+                .header(HeaderValues.CONTENT_TYPE_JSON)
+                .header(HeaderNames.RETRY_AFTER, "1")
                 .send(body.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -16,6 +16,7 @@ import shaper.admission.Slots;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
 import shaper.limit.AdmissionException;
+import shaper.limit.LimiterUnavailableException;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
 import shaper.limit.QueueTimeoutException;
@@ -45,14 +46,17 @@ public final class ProxyHandler implements Handler {
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
-                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch) {
-        this(provider, config, retry, limiters, admitter, breaker, upstreams, log, counters, random, rewrite, clientWatch, TranscodeStages.NONE);
+                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch,
+                        CallWatch calls) {
+        this(provider, config, retry, limiters, admitter, breaker, upstreams, log, counters, random, rewrite, clientWatch, calls,
+                TranscodeStages.NONE);
     }
 
     /** A provider with transcoded routes: each is a stage inside this same request path. */
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
-                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch, TranscodeStages transcoding) {
+                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch, CallWatch calls,
+                        TranscodeStages transcoding) {
         this.transcoding = transcoding;
         this.clientWatch = clientWatch;
         this.provider = provider;
@@ -61,7 +65,7 @@ public final class ProxyHandler implements Handler {
         this.limiters = limiters;
         this.admitter = admitter;
         this.breaker = breaker;
-        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, counters::circuitRejected, rewrite);
+        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, counters::circuitRejected, rewrite, calls);
         this.log = log;
         this.counters = counters;
     }
@@ -105,7 +109,7 @@ public final class ProxyHandler implements Handler {
                 return;
             }
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
-            slots = admit(cls, waiting, res, ex);
+            slots = admit(cls, waiting, res, ex, rawPath);
             connection.unwatch();
             if (slots == null) {
                 return;
@@ -148,7 +152,7 @@ public final class ProxyHandler implements Handler {
     }
 
     /** Takes the slots, or answers locally and returns null. */
-    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex) {
+    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex, String rawPath) {
         if (cls.chain().isEmpty()) {
             return admitter.unlimited(cls);
         }
@@ -170,6 +174,14 @@ public final class ProxyHandler implements Handler {
                 ex.status = 504;
                 ex.outcome = Outcome.FAILED;
                 LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
+            }
+        } catch (LimiterUnavailableException e) {
+            ex.status = 503;
+            ex.outcome = Outcome.FAILED;
+            if (waiting.comments() != null) {
+                fail(waiting, ex, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
+            } else {
+                LocalAnswers.limiterUnavailable(res, Dialect.of(rawPath));
             }
         } catch (QueueCancelledException | ClientGoneException e) {
             ex.clientAborted = true;

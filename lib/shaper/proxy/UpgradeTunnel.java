@@ -8,7 +8,11 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -26,20 +30,29 @@ import io.helidon.http.WritableHeaders;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
+import shaper.breaker.Admission;
+import shaper.breaker.CircuitBreaker;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
+import shaper.retry.FailureClass;
+import shaper.retry.HeaderLookup;
+import shaper.retry.UpstreamFailures;
 
 /**
  * Tunnels {@code 101 Switching Protocols} upgrades (WebSocket) to the upstream: the handshake is
  * forwarded with the same header hygiene as any request, the upstream's answer is relayed, and on
  * {@code 101} the two sockets are spliced byte for byte until either side closes. A failed
  * handshake or an unreachable upstream ends the client connection after an error response.
+ *
+ * <p>Same rules as plain requests: the circuit breaker is asked first ({@code 503} when open) and
+ * told the outcome; the handshake and a refused upgrade's body are bounded by
+ * {@code -upstream-timeout}; an answer that is not HTTP is {@code 502}; a refused upgrade whose body
+ * is cut short is logged {@code aborted}. An established tunnel is not bounded: it lives as long
+ * as its peers keep it.
  */
 public final class UpgradeTunnel implements Http1Upgrader {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_RESPONSE_HEAD = 64 * 1024;
-    /** Bound on the upgrade handshake and on relaying a refused upgrade's body. */
-    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(60);
     private static final String BAD_GATEWAY_BODY = "bad gateway: upstream unreachable\n";
     private static final String BAD_GATEWAY = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: "
             + BAD_GATEWAY_BODY.length() + "\r\nConnection: close\r\n\r\n" + BAD_GATEWAY_BODY;
@@ -48,7 +61,8 @@ public final class UpgradeTunnel implements Http1Upgrader {
      * Where an upgrade request goes: the provider's name and upstream, the path to send (mount prefix
      * taken off) and the provider's header rewrite, applied to the handshake as to any request.
      */
-    public record Target(String provider, URI upstream, String rawPath, HeaderRewrite rewrite) {
+    public record Target(String provider, URI upstream, String rawPath, HeaderRewrite rewrite, Duration timeout,
+                         CircuitBreaker breaker) {
     }
 
     /** Picks the target of an upgrade from the raw path and the request headers; null lets normal routing answer. */
@@ -78,60 +92,124 @@ public final class UpgradeTunnel implements Http1Upgrader {
         if (target == null) {
             return null; // the normal routing answers it (health, 404, 401)
         }
-        long start = System.nanoTime();
-        String method = prologue.method().text();
+        Handshake h = new Handshake(target, prologue.method().text(), System.nanoTime());
+        Admission admission = target.breaker().allow();
+        if (admission instanceof Admission.Rejected) {
+            writeQuietly(ctx.dataWriter(), localAnswer(503, "Service Unavailable", LocalAnswers.CIRCUIT_OPEN));
+            h.log(503, Outcome.FAILED);
+            return new Finished();
+        }
+        long deadline = h.start + target.timeout().toNanos();
         Socket socket = null;
         byte[] head;
         try {
-            socket = connect(target.upstream());
-            socket.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
+            socket = connect(target.upstream(), target.timeout());
             socket.getOutputStream().write(requestHead(prologue, headers, target));
             socket.getOutputStream().flush();
-            head = readHead(socket.getInputStream());
+            head = readHead(socket, deadline);
         } catch (IOException | RuntimeException e) {
-            log.info("upstream error provider=" + target.provider() + " method=" + method + " path=" + target.rawPath()
-                    + " error=" + TransportErrors.describe(e));
-            if (socket != null) {
-                closeQuietly(socket);
-            }
-            writeQuietly(ctx.dataWriter(), BAD_GATEWAY);
-            log.exchange(target.provider(), method, target.rawPath(), 502, System.nanoTime() - start, Outcome.FAILED);
-            return new Finished();
+            return badGateway(ctx, h, admission, socket, TransportErrors.describe(e));
         }
         int status = statusOf(head);
+        if (status < 100) {
+            // Not HTTP: a plain request gets 502 for this, and so does an upgrade.
+            return badGateway(ctx, h, admission, socket, "\"response is not HTTP\"");
+        }
         try {
             ctx.dataWriter().writeNow(BufferData.create(head));
         } catch (RuntimeException e) {
             closeQuietly(socket);
-            log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, Outcome.ABORTED);
+            target.breaker().cancel(admission);
+            h.log(status, Outcome.ABORTED);
             return new Finished();
         }
-        log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, Outcome.CLEAN);
         if (status == 101) {
+            target.breaker().recordSuccess(admission);
+            h.log(101, Outcome.CLEAN);
             try {
                 socket.setSoTimeout(0); // an upgraded connection may idle as long as its peers like
             } catch (IOException e) {
                 closeQuietly(socket);
                 return new Finished();
             }
-            return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, true, -1);
+            return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, true, -1, 0, complete -> { });
         }
-        // A refused upgrade: relay its body (its declared length, else until the upstream closes or
-        // goes quiet for HANDSHAKE_TIMEOUT), then close the client connection.
-        return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, false, contentLength(head));
+        // A refused upgrade: relay its body (its declared length, else until the upstream closes),
+        // within what is left of -upstream-timeout, then close the client connection. Like a plain
+        // request, a body cut short is aborted and an upstream failure to the breaker.
+        FailureClass failure = UpstreamFailures.classify(status, headerLookup(head), Instant.now());
+        return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, false, contentLength(head), deadline, complete -> {
+            if (!complete) {
+                target.breaker().recordFailure(admission, java.time.Duration.ZERO);
+            } else if (failure.isUpstreamFailure()) {
+                target.breaker().recordFailure(admission, java.time.Duration.ZERO);
+            } else {
+                target.breaker().recordSuccess(admission);
+            }
+            h.log(status, complete ? Outcome.CLEAN : Outcome.ABORTED);
+        });
     }
 
-    private static Socket connect(URI upstream) throws IOException {
+    /** The facts of one handshake that its log line needs. */
+    private final class Handshake {
+        final Target target;
+        final String method;
+        final long start;
+
+        Handshake(Target target, String method, long start) {
+            this.target = target;
+            this.method = method;
+            this.start = start;
+        }
+
+        void log(int status, Outcome outcome) {
+            UpgradeTunnel.this.log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, outcome);
+        }
+    }
+
+    private ServerConnection badGateway(ConnectionContext ctx, Handshake h, Admission admission, Socket socket, String error) {
+        log.info("upstream error provider=" + h.target.provider() + " method=" + h.method + " path=" + h.target.rawPath()
+                + " error=" + error);
+        if (socket != null) {
+            closeQuietly(socket);
+        }
+        h.target.breaker().recordFailure(admission, java.time.Duration.ZERO);
+        writeQuietly(ctx.dataWriter(), BAD_GATEWAY);
+        h.log(502, Outcome.FAILED);
+        return new Finished();
+    }
+
+    private static String localAnswer(int status, String reason, String body) {
+        return "HTTP/1.1 " + status + " " + reason + "\r\nContent-Type: text/plain\r\nContent-Length: " + body.length()
+                + "\r\nConnection: close\r\n\r\n" + body;
+    }
+
+    /** The header lines of a response head, for failure classification. */
+    private static HeaderLookup headerLookup(byte[] head) {
+        String[] lines = new String(head, StandardCharsets.ISO_8859_1).split("\r\n");
+        return name -> {
+            List<String> values = new ArrayList<>();
+            for (int i = 1; i < lines.length; i++) {
+                int colon = lines[i].indexOf(':');
+                if (colon > 0 && lines[i].substring(0, colon).trim().equalsIgnoreCase(name)) {
+                    values.add(lines[i].substring(colon + 1).trim());
+                }
+            }
+            return values;
+        };
+    }
+
+    private static Socket connect(URI upstream, Duration timeout) throws IOException {
         boolean tls = upstream.getScheme().equalsIgnoreCase("https");
         int port = upstream.getPort() >= 0 ? upstream.getPort() : (tls ? 443 : 80);
         Socket plain = new Socket();
         try {
             plain.setTcpNoDelay(true);
-            plain.connect(new InetSocketAddress(upstream.getHost(), port), (int) CONNECT_TIMEOUT.toMillis());
+            plain.connect(new InetSocketAddress(upstream.getHost(), port), (int) Math.min(CONNECT_TIMEOUT.toMillis(), timeout.toMillis()));
+            plain.setSoTimeout(millis(timeout));
             if (!tls) {
                 return plain;
             }
-            plain.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
             SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
                     .createSocket(plain, upstream.getHost(), port, true);
             SSLParameters params = ssl.getSSLParameters();
@@ -180,16 +258,21 @@ public final class UpgradeTunnel implements Http1Upgrader {
         return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    /** Reads the upstream's status line and headers, up to the blank line, bounded. */
-    private static byte[] readHead(InputStream in) throws IOException {
+    /** Reads the upstream's status line and headers, up to the blank line, bounded in size and by the call's deadline. */
+    private static byte[] readHead(Socket socket, long deadline) throws IOException {
+        InputStream in = socket.getInputStream();
         byte[] buf = new byte[MAX_RESPONSE_HEAD];
         int n = 0;
         while (n < buf.length) {
+            socket.setSoTimeout(remainingMillis(deadline));
             int b = in.read();
             if (b < 0) {
                 throw new IOException("upstream closed during the upgrade handshake");
             }
             buf[n++] = (byte) b;
+            if (n == 9 && !startsLikeHttp(buf)) {
+                return java.util.Arrays.copyOf(buf, n); // not HTTP: statusOf says so
+            }
             if (n >= 4 && buf[n - 4] == '\r' && buf[n - 3] == '\n' && buf[n - 2] == '\r' && buf[n - 1] == '\n') {
                 return java.util.Arrays.copyOf(buf, n);
             }
@@ -197,14 +280,29 @@ public final class UpgradeTunnel implements Http1Upgrader {
         throw new IOException("upstream upgrade response head exceeds " + MAX_RESPONSE_HEAD + " bytes");
     }
 
+    private static boolean startsLikeHttp(byte[] b) {
+        return new String(b, 0, 9, StandardCharsets.ISO_8859_1).matches("HTTP/1\\.[01] ");
+    }
+
+    /** Milliseconds left before {@code deadline}, at least 1 (0 would mean no timeout); a passed deadline throws. */
+    static int remainingMillis(long deadline) throws java.net.SocketTimeoutException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new java.net.SocketTimeoutException("upgrade exceeded -upstream-timeout");
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000));
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
+    }
+
     private static int statusOf(byte[] head) {
         String line = new String(head, 0, Math.min(head.length, 64), StandardCharsets.ISO_8859_1);
-        String[] parts = line.split(" ", 3);
-        try {
-            return parts.length > 1 ? Integer.parseInt(parts[1].trim()) : 0;
-        } catch (NumberFormatException e) {
+        if (!line.matches("(?s)HTTP/1\\.[01] [1-5][0-9][0-9][ \r].*")) {
             return 0;
         }
+        return Integer.parseInt(line.substring(9, 12));
     }
 
     private static void writeQuietly(DataWriter writer, String response) {
@@ -248,36 +346,55 @@ public final class UpgradeTunnel implements Http1Upgrader {
         private final DataWriter clientOut;
         private final Socket upstream;
         private final boolean bidirectional;
+        private final long deadline;
+        private final Consumer<Boolean> onEnd;
         private long remaining;
-        private volatile long lastActivity = System.nanoTime();
 
-        /** @param remaining upstream bytes to relay before closing, or -1 for until end of stream */
-        Splice(DataReader clientIn, DataWriter clientOut, Socket upstream, boolean bidirectional, long remaining) {
+        /**
+         * @param remaining upstream bytes to relay before closing, or -1 for until end of stream
+         * @param deadline  {@link System#nanoTime()} by which a one-way relay must end (unused when bidirectional)
+         * @param onEnd     told whether the one-way relay delivered the whole body
+         */
+        Splice(DataReader clientIn, DataWriter clientOut, Socket upstream, boolean bidirectional, long remaining,
+               long deadline, Consumer<Boolean> onEnd) {
             this.clientIn = clientIn;
             this.clientOut = clientOut;
             this.upstream = upstream;
             this.bidirectional = bidirectional;
             this.remaining = remaining;
+            this.deadline = deadline;
+            this.onEnd = onEnd;
         }
 
         @Override
         public void handle(io.helidon.common.concurrency.limits.Limit limit) {
             Thread clientToUpstream = bidirectional ? Thread.ofVirtual().name("tunnel-up").start(this::pumpUp) : null;
+            boolean complete = false;
             try {
                 InputStream in = upstream.getInputStream();
                 byte[] buf = new byte[StreamCopy.BUFFER];
                 int n;
-                while (remaining != 0 && (n = in.read(buf, 0, remaining < 0 ? buf.length : (int) Math.min(buf.length, remaining))) >= 0) {
-                    lastActivity = System.nanoTime();
+                while (remaining != 0) {
+                    if (!bidirectional) {
+                        upstream.setSoTimeout(remainingMillis(deadline));
+                    }
+                    n = in.read(buf, 0, remaining < 0 ? buf.length : (int) Math.min(buf.length, remaining));
+                    if (n < 0) {
+                        break;
+                    }
                     clientOut.writeNow(BufferData.create(java.util.Arrays.copyOf(buf, n)));
                     if (remaining > 0) {
                         remaining -= n;
                     }
                 }
+                complete = remaining <= 0;
             } catch (IOException | RuntimeException e) {
                 // either side closed: the tunnel's life is over
             } finally {
                 closeQuietly(upstream);
+                if (!bidirectional) {
+                    onEnd.accept(complete);
+                }
                 if (clientToUpstream != null) {
                     clientToUpstream.interrupt();
                 }
@@ -289,7 +406,6 @@ public final class UpgradeTunnel implements Http1Upgrader {
                 OutputStream out = upstream.getOutputStream();
                 while (true) {
                     BufferData data = clientIn.readBuffer();
-                    lastActivity = System.nanoTime();
                     byte[] bytes = new byte[data.available()];
                     data.read(bytes);
                     out.write(bytes);
@@ -300,9 +416,10 @@ public final class UpgradeTunnel implements Http1Upgrader {
             }
         }
 
+        /** Never idle to Helidon: a tunnel lives as long as its peers keep it (the idle check is the head-read timeout). */
         @Override
         public Duration idleTime() {
-            return Duration.ofNanos(System.nanoTime() - lastActivity);
+            return Duration.ZERO;
         }
 
         @Override

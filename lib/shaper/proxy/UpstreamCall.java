@@ -40,7 +40,14 @@ final class UpstreamCall {
         return upstream;
     }
 
-    HttpClientResponse send(RequestBody body) {
+    /**
+     * Sends the request. A body that fails midway (the client left, or the upstream stopped
+     * reading) closes the upstream connection before the failure propagates: Helidon would
+     * otherwise keep the half-sent request open, and the upstream would go on counting it.
+     *
+     * @param watch told when the body has been sent, so the idle client can be watched
+     */
+    HttpClientResponse send(RequestBody body, CallWatch.Call watch) {
         Http1ClientRequest out = upstream.client().method(Method.create(req.prologue().method().text()))
                 .uri(upstream.requestUri(rawPath, rawQuery))
                 .skipUriEncoding(true)
@@ -62,8 +69,14 @@ final class UpstreamCall {
             out.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
         return out.outputStream(os -> {
-            StreamCopy.copy(body.open(), os, length);
+            try {
+                StreamCopy.copy(body.open(), os, length);
+            } catch (RuntimeException e) {
+                HelidonInternals.abortRequest(os);
+                throw e;
+            }
             os.close();
+            watch.awaiting();
         });
     }
 }

@@ -4,7 +4,9 @@
  * ({@link shaper.proxy.UpstreamCall}), decides retries from statuses, bounded body prefixes and early
  * SSE frames ({@link shaper.proxy.BodyPeek}), waits out backoff with keepalives
  * ({@link shaper.proxy.BackoffWait}, {@link shaper.proxy.EarlyStream}) and relays the accepted answer
- * ({@link shaper.proxy.ResponseRelay}). A request that waits has its connection watched for end of
+ * ({@link shaper.proxy.ResponseRelay}). A transcoded route ({@link shaper.proxy.TranscodeStages}) adds one stage to this
+ * same path: {@link shaper.proxy.TranscodeStage} converts the body before the first attempt and the accepted answer
+ * instead of relaying it, so admission, limits, retries, the breaker and the log are the passthrough's. A request that waits has its connection watched for end of
  * stream by one shared selector thread ({@link shaper.proxy.ClientConnection},
  * {@link shaper.proxy.SelectorWatch}). Around it: header hygiene ({@link shaper.proxy.HeaderPolicy}),
  * raw URL joining ({@link shaper.proxy.UpstreamUris}), per-read flushing

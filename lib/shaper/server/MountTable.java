@@ -72,7 +72,8 @@ final class MountTable {
         }
         return router.route(rawPath)
                 .map(m -> new UpgradeTunnel.Target(m.target().config().name(), m.target().config().upstream(),
-                        m.forwardedPath(), m.target().rewrite()))
+                        m.forwardedPath(), m.target().rewrite(), m.target().config().retry().upstreamTimeout(),
+                        m.target().breaker()))
                 .orElse(null);
     }
 

@@ -2,7 +2,10 @@ package shaper.server;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -11,6 +14,8 @@ import java.util.logging.Logger;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.encoding.ContentEncodingContext;
 import io.helidon.webserver.WebServer;
+import io.helidon.http.DirectHandler;
+import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
@@ -19,6 +24,9 @@ import java.time.Duration;
 import shaper.admission.AdmissionConfig;
 import shaper.admission.Admitter;
 import shaper.admission.DisconnectWatcher;
+import shaper.admission.LimiterFactory;
+import shaper.cluster.ClusterBackend;
+import shaper.cluster.LinkSnapshot;
 import shaper.admission.ProviderLimiters;
 import shaper.auth.ClientKeys;
 import shaper.auth.UpstreamAuth;
@@ -30,7 +38,9 @@ import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
+import shaper.proxy.CallWatch;
 import shaper.proxy.HeaderRewrite;
+import shaper.proxy.HelidonInternals;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.TranscodeStages;
 import shaper.transcode.TranscodeCredentials;
@@ -54,15 +64,27 @@ public final class ShaperServer {
     /** Kept strongly reachable: JUL holds loggers weakly and would forget the level. */
     private static final Logger HELIDON_LOGGER = Logger.getLogger("io.helidon");
 
+    /** Helidon's own wait for in-flight work on stop; {@link #shutdown} ends it sooner by interrupting. */
+    private static final Duration HELIDON_GRACE_MARGIN = Duration.ofSeconds(5);
+
     private final WebServer server;
     private final List<Mount> mounts;
+    private final List<Admitter> admitters;
+    private final Duration grace;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch cutNow = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
 
     private final AutoCloseable[] resources;
+    private final Map<String, ClusterBackend> backends;
 
-    private ShaperServer(WebServer server, List<Mount> mounts, AutoCloseable... resources) {
+    private ShaperServer(WebServer server, List<Mount> mounts, List<Admitter> admitters, Duration grace,
+                         Map<String, ClusterBackend> backends, AutoCloseable... resources) {
         this.server = server;
         this.mounts = mounts;
+        this.admitters = admitters;
+        this.grace = grace;
+        this.backends = Map.copyOf(backends);
         this.resources = resources;
     }
 
@@ -89,14 +111,25 @@ public final class ShaperServer {
         SystemTimeSource time = new SystemTimeSource("shaper-timer");
         DisconnectWatcher watcher = new DisconnectWatcher();
         SelectorWatch clientWatch = new SelectorWatch();
+        CallWatch calls = new CallWatch();
         List<Mount> mounts = new ArrayList<>();
+        List<Admitter> admitters = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
+        Map<String, ClusterBackend> backends = new HashMap<>();
         for (int i = 0; i < config.providers().size(); i++) {
             ProviderConfig p = config.providers().get(i);
             HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
             AdmissionConfig admission = p.admission();
+            LimiterFactory factory = LimiterFactory.inProcess(time);
+            if (p.cluster().clustered()) {
+                ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), time, env, log::info);
+                closeables.add(backend);
+                backends.put(p.name(), backend);
+                log.info("provider=" + p.name() + " " + backend.describe());
+                factory = backend;
+            }
             ProviderLimiters limiters = new ProviderLimiters(p.name(), admission, p.gateway().bigCtxTokens(),
-                    p.gateway().bigCtxConcurrency(), time);
+                    p.gateway().bigCtxConcurrency(), factory);
             limiters.warnings().forEach(err::println);
             boolean keepAlive = !admission.upstreamDisableKeepAlives();
             Upstream main = new Upstream(p.upstream(), limiters.upstreamPoolSize(), keepAlive);
@@ -109,10 +142,12 @@ public final class ShaperServer {
             if (providerLog != log) {
                 closeables.add(providerLog);
             }
+            Admitter admitter = new Admitter(admission, time, watcher);
+            admitters.add(admitter);
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, keys, auths.get(i), env, providerLog),
                     providerLog);
-            ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, new Admitter(admission, time, watcher),
-                    breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, transcoding);
+            ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, admitter,
+                    breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls, transcoding);
             mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
@@ -123,23 +158,30 @@ public final class ShaperServer {
                 .validatePath(false)
                 .build();
         UpgradeTunnel tunnel = new UpgradeTunnel("websocket", table::upgradeTarget, log);
+        Duration headTimeout = config.server().headerReadTimeout();
+        HeadReadTimeout heads = new HeadReadTimeout(Http1ConnectionSelector.builder()
+                .config(http1)
+                .putUpgrader("websocket", tunnel)
+                .putUpgrader("WebSocket", tunnel)
+                .build());
         WebServer server = WebServer.builder()
                 .host(config.server().bind().host())
                 .port(config.server().bind().port())
                 .shutdownHook(false)
+                .shutdownGracePeriod(config.server().shutdownGrace().plus(HELIDON_GRACE_MARGIN))
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(Http1ConnectionSelector.builder()
-                        .config(http1)
-                        .putUpgrader("websocket", tunnel)
-                        .putUpgrader("WebSocket", tunnel)
-                        .build())
-                .routing(r -> routing(r, table))
+                .addConnectionSelector(heads)
+                .idleConnectionTimeout(headTimeout)
+                .idleConnectionPeriod(HeadReadTimeout.checkPeriod(headTimeout))
+                .directHandlers(DirectHandlers.builder().addHandler(DirectHandler.EventType.INTERNAL_ERROR, new BadInputAnswer()).build())
+                .routing(r -> routing(r, table, heads))
                 .build()
                 .start();
-        closeables.addAll(List.of(watcher, clientWatch, time, log));
-        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), closeables.toArray(AutoCloseable[]::new));
+        closeables.addAll(List.of(watcher, calls, clientWatch, time, log));
+        ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), List.copyOf(admitters), config.server().shutdownGrace(),
+                backends, closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
         for (int i = 0; i < mounts.size(); i++) {
             ProviderConfig p = mounts.get(i).config();
@@ -151,6 +193,7 @@ public final class ShaperServer {
             log.info(keys.describe());
         }
         UpstreamAuth.startupNote(auths).ifPresent(err::println);
+        HelidonInternals.problems().forEach(err::println);
         config.server().bind().exposureWarning().ifPresent(err::println);
         return shaper;
     }
@@ -184,17 +227,26 @@ public final class ShaperServer {
     }
 
     /** The single route that production and tests share: every method and path goes to the mount table. */
-    static void routing(HttpRouting.Builder routing, MountTable table) {
+    static void routing(HttpRouting.Builder routing, MountTable table, HeadReadTimeout heads) {
         routing.any((req, res) -> {
-            if (ClientCloseRequest.asked(req.headers())) {
-                // RFC 9112 §9.6: after answering a request that says "close", the server closes.
-                // Helidon marks the response "Connection: close" but would keep reading; the close
-                // must wait until the response is committed, which happens after this handler.
-                ClientConnection connection = ClientConnection.of(req, null);
-                res.whenSent(connection::closeAfterResponse);
+            heads.enter();
+            try {
+                route(req, res, table);
+            } finally {
+                heads.leave();
             }
-            table.handle(req, res);
         });
+    }
+
+    private static void route(io.helidon.webserver.http.ServerRequest req, io.helidon.webserver.http.ServerResponse res, MountTable table) {
+        if (ClientCloseRequest.asked(req.headers())) {
+            // RFC 9112 §9.6: after answering a request that says "close", the server closes.
+            // Helidon marks the response "Connection: close" but would keep reading; the close
+            // must wait until the response is committed, which happens after this handler.
+            ClientConnection connection = ClientConnection.of(req, null);
+            res.whenSent(connection::closeAfterResponse);
+        }
+        table.handle(req, res);
     }
 
     public int port() {
@@ -221,9 +273,49 @@ public final class ShaperServer {
         return mount(provider).limiters().snapshots();
     }
 
+    /** The named provider's cluster link (up or on its fallback, transitions), empty when its limiters are in-process. */
+    public Optional<LinkSnapshot> limiterBackend(String provider) {
+        mount(provider);
+        return Optional.ofNullable(backends.get(provider)).map(ClusterBackend::snapshot);
+    }
+
+    /** Stops at once: in-flight exchanges are cut (tests, and a second SIGINT). */
     public void stop() {
+        shutdown(Duration.ZERO);
+    }
+
+    /** Stops with the configured {@code -shutdown-grace}. */
+    public void shutdown() {
+        shutdown(grace);
+    }
+
+    /**
+     * Graceful stop: the listener stops accepting, queued requests get the queue's timeout answer,
+     * in-flight exchanges (streams included) may finish for up to {@code grace}, then whatever is left
+     * is cut and every resource closed. Blocks until done. A concurrent call, or {@link #cutNow()},
+     * ends the wait sooner; calls after the first only do that.
+     */
+    public void shutdown(Duration grace) {
+        if (!stopping.compareAndSet(false, true)) {
+            if (grace.isZero()) {
+                cutNow();
+            }
+            awaitStop();
+            return;
+        }
         try {
-            server.stop();
+            admitters.forEach(Admitter::drain);
+            Thread stopper = Thread.ofPlatform().name("shaper-stop").start(this::stopListener);
+            long deadline = System.nanoTime() + grace.toNanos();
+            awaitQuietly(stopper, deadline);
+            while (stopper.isAlive()) {
+                // past the grace: Helidon interrupts the handlers still running when its wait is interrupted
+                stopper.interrupt();
+                joinQuietly(stopper, Duration.ofMillis(50));
+            }
+            if (cutNow.getCount() == 0 && grace.isPositive()) {
+                Thread.currentThread().interrupt(); // keep the caller's interrupt
+            }
             mounts.forEach(m -> m.upstreams().close());
             for (AutoCloseable r : resources) {
                 try {
@@ -234,6 +326,40 @@ public final class ShaperServer {
             }
         } finally {
             stopped.countDown();
+        }
+    }
+
+    /** Ends a graceful stop's wait now (a second SIGINT, or {@code q} pressed again). */
+    public void cutNow() {
+        cutNow.countDown();
+    }
+
+    private void stopListener() {
+        while (server.isRunning()) {
+            try {
+                server.stop();
+            } catch (IllegalStateException interruptedBeforeStopping) {
+                Thread.interrupted(); // the cut came before Helidon began: stop again, now without waiting
+            }
+        }
+    }
+
+    private void awaitQuietly(Thread stopper, long deadline) {
+        while (stopper.isAlive() && cutNow.getCount() > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            joinQuietly(stopper, Duration.ofNanos(Math.min(left, Duration.ofMillis(50).toNanos())));
+        }
+    }
+
+    /** An interrupt of the stopping thread counts as a request to cut now. */
+    private void joinQuietly(Thread t, Duration d) {
+        try {
+            t.join(d);
+        } catch (InterruptedException e) {
+            cutNow();
         }
     }
 

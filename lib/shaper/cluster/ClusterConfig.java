@@ -1,0 +1,64 @@
+package shaper.cluster;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+
+import shaper.config.ConfigException;
+import shaper.config.GoDuration;
+
+/**
+ * Where one provider's limiters keep their slots, validated once at startup.
+ *
+ * @param backend   {@code redis://host:port[/db]}, or {@code null} for the in-process limiters (the default)
+ * @param namespace key prefix shared by every instance of one budget ({@code -limiter-namespace});
+ *                  {@code null} derives it from the upstream (see {@link #namespaceFor})
+ * @param fallback  behaviour while Redis is unreachable ({@code -limiter-redis-fallback}, default {@code local})
+ * @param lease     how long a permit lives in Redis without renewal ({@code -limiter-lease}, default 15s):
+ *                  the longest a crashed instance's slots stay taken; renewed every third of it
+ */
+public record ClusterConfig(URI backend, String namespace, RedisFallback fallback, Duration lease) {
+    /** The default lease. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(15);
+    /** Shortest lease accepted: renewals every third of it must fit in a loaded machine's scheduling jitter. */
+    public static final Duration MIN_LEASE = Duration.ofMillis(600);
+    /** Every limiter in this process, no Redis. */
+    public static final ClusterConfig IN_PROCESS = new ClusterConfig(null, null, RedisFallback.LOCAL, DEFAULT_LEASE);
+
+    public ClusterConfig {
+        Objects.requireNonNull(fallback, "fallback");
+        Objects.requireNonNull(lease, "lease");
+        if (lease.compareTo(MIN_LEASE) < 0) {
+            throw new ConfigException("-limiter-lease must be >= " + GoDuration.format(MIN_LEASE) + ", got " + GoDuration.format(lease));
+        }
+        if (backend != null) {
+            if (!"redis".equals(backend.getScheme()) || backend.getHost() == null || backend.getUserInfo() != null) {
+                throw new ConfigException("-limiter-backend: expected redis://host:port[/db] without credentials"
+                        + " (the password comes from " + RedisEndpoint.PASSWORD_ENV + ")");
+            }
+            RedisEndpoint.of(backend);
+        }
+        if (namespace != null && (namespace.isBlank() || namespace.chars().anyMatch(c -> c <= ' '))) {
+            throw new ConfigException("-limiter-namespace: must be non-empty without spaces, got \"" + namespace + "\"");
+        }
+    }
+
+    /** Whether the limiters are shared through Redis. */
+    public boolean clustered() {
+        return backend != null;
+    }
+
+    /**
+     * The key prefix: the explicit namespace, else {@code shaper:} plus the upstream's scheme, host,
+     * port and path, so two instances configured for one upstream share a budget without extra flags.
+     * Never contains the upstream's user info or query.
+     */
+    public String namespaceFor(URI upstream) {
+        if (namespace != null) {
+            return namespace;
+        }
+        int port = upstream.getPort() != -1 ? upstream.getPort() : "https".equals(upstream.getScheme()) ? 443 : 80;
+        String path = upstream.getRawPath() == null ? "" : upstream.getRawPath().replaceAll("/+$", "");
+        return "shaper:" + upstream.getScheme() + "://" + upstream.getHost().toLowerCase(java.util.Locale.ROOT) + ":" + port + path;
+    }
+}

@@ -1,0 +1,86 @@
+package shaper.cluster;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import shaper.limit.Permit;
+
+/**
+ * A slot of a {@link ClusterLimiter}: a unique id in the limiter's Redis permit set, renewed by the
+ * limiter while the exchange lives, and, when it was granted during a fallback (or Redis went down
+ * while it ran), also a slot of the limiter's in-process fallback limiter so that instance's own
+ * limit counts it. Release is idempotent; a hold is kept in Redis as the permit's expiry, so it
+ * survives a crash of this instance.
+ */
+final class ClusterPermit implements Permit {
+    private final ClusterLimiter limiter;
+    private final String id;
+    // Guarded by this.
+    private Permit local;
+    private volatile boolean released;
+    private volatile Duration hold = Duration.ZERO;
+
+    ClusterPermit(ClusterLimiter limiter, String id, Permit local) {
+        this.limiter = limiter;
+        this.id = Objects.requireNonNull(id, "id");
+        this.local = local;
+    }
+
+    String id() {
+        return id;
+    }
+
+    @Override
+    public void release() {
+        releaseAfter(Duration.ZERO);
+    }
+
+    @Override
+    public void releaseAfter(Duration hold) {
+        Objects.requireNonNull(hold, "hold");
+        if (hold.isNegative()) {
+            throw new IllegalArgumentException("hold: " + hold + " (expected: >= 0)");
+        }
+        Permit l;
+        synchronized (this) {
+            if (released) {
+                return;
+            }
+            released = true;
+            this.hold = hold;
+            l = local;
+            local = null;
+        }
+        if (l != null) {
+            l.releaseAfter(hold);
+        }
+        limiter.released(this, hold);
+    }
+
+    @Override
+    public boolean released() {
+        return released;
+    }
+
+    /** The hold given at release (zero before). */
+    Duration hold() {
+        return hold;
+    }
+
+    /**
+     * Redis went down while this permit ran: take a slot of the fallback limiter too, if one is
+     * free, so the instance's own limit counts this exchange. No-op once released or already counted.
+     */
+    void countLocally(shaper.limit.Limiter fallback) {
+        synchronized (this) {
+            if (released || local != null) {
+                return;
+            }
+            try {
+                local = fallback.tryAcquire();
+            } catch (shaper.limit.LimiterUnavailableException e) {
+                // an in-process limiter is always available
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package shaper.cluster;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import shaper.testing.RunningShaper;
+import shaper.testing.TestNet;
+
+/**
+ * A real {@code redis-server} on a free loopback port, without persistence, stopped by its own PID.
+ * {@link #kill()} then {@link #start()} again restarts it on the same port with empty data, as a
+ * crashed Redis without persistence comes back.
+ */
+final class RedisProcess implements AutoCloseable {
+    private static final Duration START_BOUND = Duration.ofSeconds(20);
+
+    private final int port;
+    private final Path dir;
+    private Process process;
+
+    private RedisProcess(int port) throws IOException {
+        this.port = port;
+        this.dir = Files.createTempDirectory("shaper-redis");
+    }
+
+    /** Starts a fresh server on a free port. */
+    static RedisProcess startFresh() throws IOException {
+        RedisProcess r = new RedisProcess(TestNet.freePort());
+        r.start();
+        return r;
+    }
+
+    /** Starts (or restarts) the server on this port and waits until it answers PING. */
+    void start() throws IOException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("redis already running");
+        }
+        process = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--dir", dir.toString()))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+        RunningShaper.await("redis-server on port " + port, START_BOUND, () -> process.isAlive() && "+PONG".equals(command("PING")));
+    }
+
+    /** SIGKILL, then waits until the process is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** One inline command (space-separated words), its first reply line, or null if Redis does not answer. */
+    String command(String words) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            s.setSoTimeout(2000);
+            OutputStream out = s.getOutputStream();
+            out.write((words + "\r\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = s.getInputStream();
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = in.read()) != -1 && c != '\n') {
+                if (c != '\r') {
+                    line.append((char) c);
+                }
+            }
+            return line.toString();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null) {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}
