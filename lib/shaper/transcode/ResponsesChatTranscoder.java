@@ -72,6 +72,13 @@ final class ResponsesChatTranscoder implements Transcoder {
         return ResponsesErrors.typeFor(status);
     }
 
+    /** A Responses stream that failed before it began: {@code response.created}, then one {@code response.failed}. */
+    @Override
+    public void earlyError(EventSink sink, String type, String message) {
+        new ResponsesStreamRenderer(sink, "unknown", clock.instant().getEpochSecond(), reasoning, FlatToolNames.NONE,
+                new ConversionReport(mapping.policy()), mapping.limits()).fail(type, message);
+    }
+
     /** Chat SSE bytes through the frame parser, the chunk decoder and the Responses lifecycle. */
     private final class Session implements StreamConversion {
         private final SseFrameParser parser = new SseFrameParser();

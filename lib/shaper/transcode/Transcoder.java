@@ -40,4 +40,12 @@ public sealed interface Transcoder permits MessagesChatTranscoder, ResponsesChat
 
     /** The client-dialect error type for a status. */
     String errorType(int status);
+
+    /**
+     * Ends a client stream that was committed before any conversion started (queue or retry
+     * keepalives) with the dialect's one error event: Anthropic {@code error} by default.
+     */
+    default void earlyError(EventSink sink, String type, String message) {
+        sink.event("error", shaper.transcode.messages.MessagesErrors.event(type, message));
+    }
 }

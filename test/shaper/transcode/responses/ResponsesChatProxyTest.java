@@ -81,6 +81,35 @@ class ResponsesChatProxyTest {
     }
 
     @Test
+    void eachConvertedEventReachesTheClientBeforeTheUpstreamSendsMore() throws Exception {
+        java.util.concurrent.CountDownLatch seen = new java.util.concurrent.CountDownLatch(1);
+        try (ScriptedUpstream up = ScriptedUpstream.start((r, ex) -> {
+            ex.head(200, "Content-Type: text/event-stream", "Transfer-Encoding: chunked");
+            ex.chunk("data: {\"id\":\"chatcmpl-3\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"first\"},\"finish_reason\":null}]}\n\n");
+            if (!seen.await(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new java.io.IOException("the client never saw the first delta");
+            }
+            ex.chunk("data: {\"id\":\"chatcmpl-3\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" second\"},\"finish_reason\":\"stop\"}]}\n\n"
+                    + "data: [DONE]\n\n");
+            ex.endChunks();
+        }); RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-transcode-responses-chat")) {
+            HttpResponse<java.io.InputStream> res = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/responses")).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"stream\":true,\"input\":\"x\"}"))
+                    .build(), HttpResponse.BodyHandlers.ofInputStream());
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(res.body(), java.nio.charset.StandardCharsets.UTF_8));
+            StringBuilder all = new StringBuilder();
+            for (String line; (line = in.readLine()) != null; ) {
+                all.append(line).append('\n');
+                if (line.contains("response.output_text.delta") && line.contains("first")) {
+                    seen.countDown();
+                }
+            }
+            assertEquals(0, seen.getCount(), "the first delta arrived while the upstream held the rest: " + all);
+            assertTrue(all.toString().contains("first second"), all.toString());
+        }
+    }
+
+    @Test
     void nonStreamingRequestGetsTheResponsesObject() throws Exception {
         try (ScriptedUpstream up = ScriptedUpstream.start((r, ex) -> ex.respond(200, "{\"id\":\"chatcmpl-2\",\"choices\":[{\"index\":0,"
                 + "\"finish_reason\":\"stop\",\"message\":{\"role\":\"assistant\",\"content\":\"done\"}}],"

@@ -163,6 +163,23 @@ class ResponsesStreamLifecycleTest {
     }
 
     @Test
+    void anEarlyCommittedStreamFailsInTheResponsesDialect() {
+        RecordingSink sink = new RecordingSink();
+        T.earlyError(sink, "rate_limit_error", "slow down");
+        sink.assertResponsesLifecycle();
+        assertEquals("response.failed", sink.last().name());
+        assertEquals("slow down", sink.last().json().path("response").path("error").path("message").asText());
+    }
+
+    @Test
+    void replayedSdkParseFieldsAreAccepted() {
+        Prepared p = T.prepare(bytes("{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":\"x\"},{\"type\":\"function_call\","
+                + "\"call_id\":\"c1\",\"name\":\"shell\",\"arguments\":\"{}\",\"parsed_arguments\":{}},{\"type\":\"function_call_output\","
+                + "\"call_id\":\"c1\",\"output\":\"ok\"}]}"), null);
+        assertEquals("tool", ResponsesFixtures.json(p.body()).path("messages").get(2).path("role").asText());
+    }
+
+    @Test
     void lengthFinishIsAnIncompleteResponse() {
         RecordingSink sink = run(chunk("{\"content\":\"cut\"}", null) + chunk("{}", "length") + "data: [DONE]\n\n", true);
         sink.assertResponsesLifecycle();
