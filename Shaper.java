@@ -4,6 +4,8 @@
 //DEPS io.helidon.webclient:helidon-webclient:4.5.0
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
+//DEPS io.prometheus:prometheus-metrics-core:1.10.0
+//DEPS io.prometheus:prometheus-metrics-exposition-textformats:1.10.0
 //DEPS redis.clients:jedis:8.0.2
 //DEPS org.slf4j:slf4j-api:2.0.20
 //DEPS org.slf4j:slf4j-nop:2.0.20

@@ -12,10 +12,17 @@ import shaper.limit.Limiter;
  * @param limited true when the request holds a route or default-pool slot (counts as "proxied"),
  *                false for passthrough and {@code :unlimited} traffic
  * @param route   the matched pattern's limiter key for metrics, or empty for passthrough
+ * @param unlimited the request matched a {@code :unlimited} route (an empty chain by rule, not
+ *                  because no limiter applies)
  */
-public record AdmissionClass(List<Limiter> chain, boolean limited, String route) {
+public record AdmissionClass(List<Limiter> chain, boolean limited, String route, boolean unlimited) {
     public AdmissionClass {
         chain = List.copyOf(chain);
+    }
+
+    /** A class that did not match a {@code :unlimited} route. */
+    public AdmissionClass(List<Limiter> chain, boolean limited, String route) {
+        this(chain, limited, route, false);
     }
 
     /** The limiter that owns the request's slot for adaptive headroom: the first in the chain. */

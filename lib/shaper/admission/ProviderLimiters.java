@@ -93,7 +93,7 @@ public final class ProviderLimiters {
     public AdmissionClass classify(String method, String rawPath, long bodyLength) {
         Optional<RouteMatch> match = routes.match(method, rawPath);
         if (match.isPresent() && match.get().unlimited()) {
-            return new AdmissionClass(List.of(), false, "");
+            return new AdmissionClass(List.of(), false, "", true);
         }
         List<Limiter> chain = new ArrayList<>(2);
         boolean limited = false;

@@ -69,4 +69,9 @@ public interface CircuitBreaker {
 
     /** A consistent view for metrics and the TUI. */
     BreakerSnapshot snapshot();
+
+    /** The current state alone: what a transition log compares after every call, without building a snapshot. */
+    default BreakerState state() {
+        return snapshot().state();
+    }
 }

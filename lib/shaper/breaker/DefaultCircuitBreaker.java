@@ -65,6 +65,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     }
 
     @Override
+    public BreakerState state() {
+        return current.get().state();
+    }
+
+    @Override
     public BreakerSnapshot snapshot() {
         return current.get().snapshot(nanoTime.getAsLong(), config);
     }

@@ -27,7 +27,7 @@ import shaper.config.ShaperConfig;
 public final class CommandLineParser {
     static final String PROGRAM = "shaper";
 
-    private static final String SCOPES_FOOTER = "%nServer-scope flags: -bind, -client-key, -version, -h. Every other flag is provider"
+    private static final String SCOPES_FOOTER = "%nServer-scope flags: -bind, -client-key, -metrics-bind, -version, -h. Every other flag is provider"
             + " scope.%nSeveral providers: put server flags first, then one section per provider:%n"
             + "  " + PROGRAM + " -bind 127.0.0.1:8080 --provider=a -upstream URL -prefix /a ... --provider=b -upstream URL -prefix /b ...%n"
             + "Inside a section, -h lists that section's flags.%n";

@@ -13,7 +13,7 @@ public final class RetryOptions {
     int retry;
 
     @Option(names = {"-retry-wait-min", "--retry-wait-min"}, paramLabel = "DURATION", defaultValue = "500ms",
-            description = "Minimum retry wait, doubled per attempt with ±25% jitter (default ${DEFAULT-VALUE})")
+            description = "Minimum retry wait, doubled per attempt with ±25%% jitter (default ${DEFAULT-VALUE})")
     Duration waitMin;
 
     @Option(names = {"-retry-wait-max", "--retry-wait-max"}, paramLabel = "DURATION", defaultValue = "30s",

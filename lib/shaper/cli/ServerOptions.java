@@ -3,6 +3,7 @@ package shaper.cli;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import picocli.CommandLine.Option;
 import shaper.config.BindAddress;
@@ -18,6 +19,10 @@ public final class ServerOptions {
     @Option(names = {"-client-key", "--client-key"}, paramLabel = "SOURCE",
             description = "Require clients to present this key (env:VAR or file:PATH, read once at startup); repeatable")
     List<String> clientKeys = new ArrayList<>();
+
+    @Option(names = {"-metrics-bind", "--metrics-bind"}, paramLabel = "HOST:PORT",
+            description = "Serve Prometheus /metrics on this address, on its own listener (default: off)")
+    String metricsBind;
 
     @Option(names = {"-shutdown-grace", "--shutdown-grace"}, paramLabel = "D", defaultValue = "30s",
             converter = GoDurationConverter.class,
@@ -38,10 +43,19 @@ public final class ServerOptions {
     boolean help;
 
     ServerConfig toConfig() {
+        BindAddress listen;
         try {
-            return new ServerConfig(BindAddress.parse(bind), clientKeys, shutdownGrace, headerReadTimeout);
+            listen = BindAddress.parse(bind);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-bind: " + e.getMessage());
+        }
+        try {
+            // an empty value disables it, as the spec says
+            Optional<BindAddress> metrics = metricsBind == null || metricsBind.isBlank() ? Optional.empty()
+                    : Optional.of(BindAddress.parse(metricsBind));
+            return new ServerConfig(listen, clientKeys, shutdownGrace, headerReadTimeout, metrics);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("-metrics-bind: " + e.getMessage());
         }
     }
 }

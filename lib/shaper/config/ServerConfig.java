@@ -3,6 +3,7 @@ package shaper.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Server-scope settings: the listener itself, shared by every provider.
@@ -13,8 +14,10 @@ import java.util.Objects;
  *                   keep-alive connection (default 60s)
  * @param clientKeys {@code -client-key} references ({@code env:VAR}, {@code file:PATH}) in order, not yet
  *                   resolved; empty (the default) admits every client
+ * @param metricsBind {@code -metrics-bind}: where {@code /metrics} listens, on its own listener; empty (the default) disables it
  */
-public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout) {
+public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout,
+                           Optional<BindAddress> metricsBind) {
     public static final String DEFAULT_BIND = "127.0.0.1:8080";
     /** {@code -shutdown-grace}: how long in-flight exchanges may run on after SIGTERM. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
@@ -32,6 +35,12 @@ public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration s
         if (!headerReadTimeout.isPositive()) {
             throw new ConfigException("-header-read-timeout: " + GoDuration.format(headerReadTimeout) + " (expected: > 0)");
         }
+        Objects.requireNonNull(metricsBind, "metricsBind");
+    }
+
+    /** Without a metrics listener. */
+    public ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout) {
+        this(bind, clientKeys, shutdownGrace, headerReadTimeout, Optional.empty());
     }
 
     public ServerConfig(BindAddress bind, List<String> clientKeys) {

@@ -10,11 +10,19 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * One line per exchange on stdout, in logfmt: time, provider, method, path (never the query string,
- * which may carry keys), status (0 when none was committed), duration and outcome.
+ * which may carry keys), status (0 when none was committed), duration, queue wait, upstream
+ * attempts, the end reason when it is not a plain completion, and outcome (always last).
+ * Other lines (startup, retry decisions, breaker transitions, transport errors) go the same way.
+ *
+ * <p>While a consumer is set with {@link #divertTo} (the TUI's Logs tab), lines go to it instead
+ * of stdout; the {@code -log-file} mirror keeps receiving them. The consumer is shared by every
+ * log made with {@link #mirroredTo} from the same base, and it is called on the writer thread.
  *
  * <p>Request threads only append an entry to a lock-free queue; one writer thread formats, prints
  * in order and flushes once it has caught up, waking every few milliseconds. A busy proxy thus pays
@@ -33,11 +41,12 @@ public final class ExchangeLog implements AutoCloseable {
     private record Line(Instant time, String text) implements Entry {
     }
 
-    private record ExchangeEntry(Instant time, String provider, String method, String path, int status, long nanos,
-                                 Outcome outcome) implements Entry {
+    private record ExchangeEntry(Instant time, ExchangeRecord record) implements Entry {
     }
 
     private final PrintStream out;
+    /** Where stdout's lines go instead while set; shared with the logs {@link #mirroredTo} made. */
+    private final AtomicReference<Consumer<String>> diverted;
     private final PrintStream mirror;
     private final PrintStream err;
     private final ConcurrentLinkedQueue<Entry> entries = new ConcurrentLinkedQueue<>();
@@ -47,11 +56,12 @@ public final class ExchangeLog implements AutoCloseable {
     private volatile boolean mirrorFailed;
 
     public ExchangeLog(PrintStream out) {
-        this(out, null, null);
+        this(out, new AtomicReference<>(), null, null);
     }
 
-    private ExchangeLog(PrintStream out, PrintStream mirror, PrintStream err) {
+    private ExchangeLog(PrintStream out, AtomicReference<Consumer<String>> diverted, PrintStream mirror, PrintStream err) {
         this.out = out;
+        this.diverted = diverted;
         this.mirror = mirror;
         this.err = err;
         this.writer = Thread.ofPlatform().daemon().name("shaper-log").start(this::drain);
@@ -68,11 +78,25 @@ public final class ExchangeLog implements AutoCloseable {
         } catch (IOException e) {
             err.println("WARNING: -log-file " + file + ": " + e.getMessage() + " (logging to stdout only)");
         }
-        return new ExchangeLog(out, m, err);
+        return new ExchangeLog(out, diverted, m, err);
     }
 
-    public void exchange(String provider, String method, String path, int status, long nanos, Outcome outcome) {
-        enqueue(new ExchangeEntry(Instant.now(), provider, method, path, status, nanos, outcome));
+    /** The exchange's line; called by {@link ExchangePublisher} once per record. */
+    public void exchange(ExchangeRecord record) {
+        enqueue(new ExchangeEntry(Instant.now(), record));
+    }
+
+    /**
+     * Sends the lines meant for stdout to {@code consumer} (on the writer thread) until
+     * {@link #restore()}; null restores too. The {@code -log-file} mirror is unaffected.
+     */
+    public void divertTo(Consumer<String> consumer) {
+        diverted.set(consumer);
+    }
+
+    /** Lines go to stdout again. */
+    public void restore() {
+        diverted.set(null);
     }
 
     public void info(String message) {
@@ -97,7 +121,12 @@ public final class ExchangeLog implements AutoCloseable {
                 sb.setLength(0);
                 format(e, sb);
                 String line = sb.toString();
-                out.println(line);
+                Consumer<String> consumer = diverted.get();
+                if (consumer != null) {
+                    deliver(consumer, line);
+                } else {
+                    out.println(line);
+                }
                 if (mirror != null) {
                     mirror.println(line);
                 }
@@ -119,14 +148,35 @@ public final class ExchangeLog implements AutoCloseable {
         switch (entry) {
             case Line l -> sb.append(l.text());
             case ExchangeEntry x -> {
-                sb.append("exchange provider=").append(x.provider())
-                        .append(" method=").append(x.method())
-                        .append(" path=").append(quote(x.path()))
-                        .append(" status=").append(x.status())
+                ExchangeRecord r = x.record();
+                sb.append("exchange provider=").append(r.provider())
+                        .append(" method=").append(r.method())
+                        .append(" path=").append(quote(r.path()))
+                        .append(" status=").append(r.status())
                         .append(" duration=");
-                long tenthsOfMs = x.nanos() / 100_000;
-                sb.append(tenthsOfMs / 10).append('.').append(tenthsOfMs % 10).append("ms outcome=").append(x.outcome().label());
+                millis(sb, r.timings().duration().toNanos());
+                sb.append(" queue_wait=");
+                millis(sb, r.timings().queueWait().toNanos());
+                sb.append(" attempts=").append(r.attempts());
+                if (r.reason() != EndReason.COMPLETED) {
+                    sb.append(" reason=").append(r.reason().label());
+                }
+                sb.append(" outcome=").append(r.outcome().label());
             }
+        }
+    }
+
+    /** {@code 12.3ms}: tenths of a millisecond, truncated. */
+    private static void millis(StringBuilder sb, long nanos) {
+        long tenthsOfMs = nanos / 100_000;
+        sb.append(tenthsOfMs / 10).append('.').append(tenthsOfMs % 10).append("ms");
+    }
+
+    private static void deliver(Consumer<String> consumer, String line) {
+        try {
+            consumer.accept(line);
+        } catch (RuntimeException e) {
+            // a failing consumer must never stop the log; the line is lost to it
         }
     }
 

@@ -36,7 +36,9 @@ final class AnthropicApi {
             models(path, res);
         } else if (r.method().equals(Method.POST) && path.endsWith("/messages/count_tokens")) {
             JsonReply.send(res, 200, "{\"input_tokens\":" + r.estimatedInputTokens() + "}");
-        } else if (r.method().equals(Method.POST)) {
+        } else if (r.method().equals(Method.POST) || r.fixture() != Fixture.ANTHROPIC) {
+            // Below a fixture prefix every method gets the fixture's answer (GET /ok included);
+            // only the bare Anthropic API routes by method.
             if (r.fixture() == Fixture.ANTHROPIC && !r.hasJsonObject()) {
                 JsonReply.send(res, 400, FailureBodies.error("invalid_request_error", "request body must be a JSON object"));
                 return;

@@ -3,23 +3,74 @@ package shaper.proxy;
 import java.time.Duration;
 
 import shaper.admission.ExchangeEnd;
+import shaper.observe.EndReason;
+import shaper.observe.ExchangeTrace;
 import shaper.observe.Outcome;
+import shaper.observe.Provenance;
 import shaper.retry.FailureClass;
 
 /**
  * What happened to one exchange so far; written by its handler thread only, read in its
- * {@code finally} to log, count and give the slots back.
+ * {@code finally} to give the slots back and to build the exchange's one record. The stage
+ * stamps live in {@link #trace}, which other threads may read while the exchange runs.
  */
 final class Exchange {
+    final ExchangeTrace trace;
     int status;
     Outcome outcome = Outcome.ABORTED;
+    /** Set where an exit path is not evident from the fields below; null lets {@link #reason()} derive it. */
+    EndReason reason;
+    /** Set to override the reason's provenance (the transcoder's local conversion failures); usually null. */
+    Provenance provenance;
     boolean reachedUpstream;
     boolean clientAborted;
     boolean localError;
     FailureClass failure = FailureClass.NEUTRAL;
     Duration retryAfter = Duration.ZERO;
 
+    Exchange(ExchangeTrace trace) {
+        this.trace = trace;
+    }
+
     ExchangeEnd end() {
         return new ExchangeEnd(reachedUpstream, status, failure.isUpstreamFailure(), clientAborted, localError, retryAfter);
+    }
+
+    /** Ends with {@code reason}, as a local answer of {@code status} (0 keeps the status already set). */
+    void ended(EndReason why, Outcome how, int code) {
+        reason = why;
+        outcome = how;
+        if (code > 0) {
+            status = code;
+        }
+    }
+
+    /** Why the exchange ended: the explicit reason, else what the fields say. */
+    EndReason reason() {
+        if (clientAborted) {
+            return EndReason.CLIENT_LEFT;
+        }
+        if (reason != null) {
+            return reason;
+        }
+        if (localError) {
+            return EndReason.LOCAL_ERROR;
+        }
+        return switch (outcome) {
+            case CLEAN, LOCAL -> EndReason.COMPLETED;
+            case ABORTED -> reachedUpstream ? EndReason.UPSTREAM_BROKE_OFF : EndReason.CLIENT_LEFT;
+            case FAILED -> EndReason.LOCAL_ERROR;
+        };
+    }
+
+    /** The failure provenance: the override, an upstream error status relayed as is, else the reason's own. */
+    Provenance provenance(EndReason why) {
+        if (provenance != null) {
+            return provenance;
+        }
+        if (why == EndReason.COMPLETED && reachedUpstream && status >= 400) {
+            return Provenance.UPSTREAM_HTTP;
+        }
+        return why.provenance();
     }
 }

@@ -19,9 +19,12 @@ import io.helidon.webserver.http.ServerResponse;
 import shaper.admission.ClientGoneException;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
+import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
+import shaper.observe.RetryLines;
 import shaper.retry.FailureClass;
+import shaper.retry.GiveUpReason;
 import shaper.retry.HeaderLookup;
 import shaper.retry.RetryAfter;
 import shaper.retry.RetryConfig;
@@ -58,12 +61,11 @@ final class Forwarder {
     private final RetryConfig config;
     private final RetryPolicy policy;
     private final CircuitBreaker breaker;
-    private final Runnable circuitRejected;
     private final HeaderRewrite rewrite;
     private final CallWatch calls;
 
     Forwarder(String provider, Upstreams upstreams, ExchangeLog log, RetryConfig config, CircuitBreaker breaker,
-              RandomGenerator random, Runnable circuitRejected, HeaderRewrite rewrite, CallWatch calls) {
+              RandomGenerator random, HeaderRewrite rewrite, CallWatch calls) {
         this.calls = calls;
         this.provider = provider;
         this.upstreams = upstreams;
@@ -71,7 +73,6 @@ final class Forwarder {
         this.config = config;
         this.policy = new RetryPolicy(config, random);
         this.breaker = breaker;
-        this.circuitRejected = circuitRejected;
         this.rewrite = rewrite;
     }
 
@@ -128,7 +129,9 @@ final class Forwarder {
                 HttpClientResponse in;
                 watch = calls.begin(client, config.upstreamTimeout(), body instanceof RequestBody.Streamed);
                 try {
+                    ex.trace.attemptStarted();
                     in = call.send(body, watch);
+                    ex.trace.upstreamHeaders();
                     watch.relaying();
                 } catch (RuntimeException e) {
                     endWatch();
@@ -185,13 +188,12 @@ final class Forwarder {
             if (d instanceof RetryDecision.Retry r) {
                 return retryAfter(r);
             }
+            logGiveUp(d);
             if (early != null) {
-                ex.status = 200;
-                ex.outcome = Outcome.ABORTED;
+                ex.ended(EndReason.UPSTREAM_UNREACHABLE, Outcome.ABORTED, 200);
                 early.fail(dialect, "upstream", "api_error", "upstream unreachable");
             } else {
-                ex.status = 502;
-                ex.outcome = Outcome.FAILED;
+                ex.ended(EndReason.UPSTREAM_UNREACHABLE, Outcome.FAILED, 502);
                 LocalAnswers.text(res, Status.BAD_GATEWAY_502, LocalAnswers.BAD_GATEWAY);
             }
             return false;
@@ -245,6 +247,7 @@ final class Forwarder {
                     return retryAfter(r);
                 }
             }
+            logGiveUp(decision);
             if (decision instanceof RetryDecision.GiveUp g && g.reason().budgetExhausted()) {
                 plan = new ResponseRelay.Plan(plan.prefix(), plan.rest(), plan.decoded(), plan.status(),
                         retryAfterSeconds(), plan.location());
@@ -252,8 +255,7 @@ final class Forwarder {
             if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION) && early == null) {
                 Optional<String> location = redirect(in);
                 if (location.isEmpty()) {
-                    ex.status = 502;
-                    ex.outcome = Outcome.FAILED;
+                    ex.ended(EndReason.BAD_REDIRECT, Outcome.FAILED, 502);
                     breaker.recordNeutral(admission);
                     LocalAnswers.text(res, Status.BAD_GATEWAY_502, "bad gateway: upstream redirected outside the proxy\n");
                     return false;
@@ -285,6 +287,7 @@ final class Forwarder {
                 // Dropping the client connection is the only honest signal once a status is committed:
                 // finishing the response normally would make a truncated body look complete.
                 ex.failure = ex.failure.isUpstreamFailure() ? ex.failure : FailureClass.TRANSPORT_ERROR;
+                ex.reason = EndReason.UPSTREAM_BROKE_OFF;
                 throw new CloseConnectionException("upstream broke off mid-response", upstreamBroke);
             } finally {
                 if (!complete) {
@@ -307,6 +310,13 @@ final class Forwarder {
             }
         }
 
+        private void logGiveUp(RetryDecision d) {
+            // -retry 0 gives up on every retryable failure: that is configuration, not a decision worth a line
+            if (d instanceof RetryDecision.GiveUp g && g.reason().budgetExhausted() && g.reason() != GiveUpReason.RETRIES_DISABLED) {
+                log.info(RetryLines.giveUp(provider, method, rawPath, ctx.attempt(), g.reason()));
+            }
+        }
+
         /** A discarded attempt's verdict for the breaker. */
         private void report() {
             if (ex.failure.isUpstreamFailure()) {
@@ -318,6 +328,8 @@ final class Forwarder {
 
         /** Waits out the backoff and asks the breaker again. @return true to try again */
         private boolean retryAfter(RetryDecision.Retry r) {
+            ex.trace.backingOff();
+            log.info(RetryLines.retry(provider, method, rawPath, ctx.attempt(), r));
             endWatch();
             // Parsed only when a retry happens: the common path never reads the JSON body.
             if (early == null && config.keepalive().isPositive() && body.bytes() != null && StreamFlag.isTrue(body.bytes())) {
@@ -343,13 +355,11 @@ final class Forwarder {
             }
             admission = breaker.allow();
             if (admission instanceof Admission.Rejected) {
-                circuitRejected.run();
                 if (early != null) {
-                    ex.outcome = Outcome.ABORTED;
+                    ex.ended(EndReason.CIRCUIT_OPEN, Outcome.ABORTED, 0);
                     early.fail(dialect, "upstream", "overloaded_error", "circuit open");
                 } else {
-                    ex.status = 503;
-                    ex.outcome = Outcome.FAILED;
+                    ex.ended(EndReason.CIRCUIT_OPEN, Outcome.FAILED, 503);
                     LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
                 }
                 return false;

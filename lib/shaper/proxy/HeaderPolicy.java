@@ -15,8 +15,11 @@ import io.helidon.http.Headers;
  *       every proxy drops ({@code Proxy-Connection}, {@code Keep-Alive}, {@code TE}, {@code Trailer},
  *       {@code Transfer-Encoding}, {@code Upgrade}, {@code Proxy-Authenticate}, {@code Proxy-Authorization}),
  *       and every field named in the message's own {@code Connection} header.</li>
- *   <li>{@link #FORWARDING}: the proxy is a stealth hop, so client-supplied {@code Forwarded} and
- *       every {@code X-Forwarded-*} field are removed and nothing identifying the client is added.</li>
+ *   <li>{@link #FORWARDING}: the proxy is a stealth hop, so client-supplied {@code Forwarded}, every
+ *       {@code X-Forwarded-*} field and the de-facto client-IP fields that CDNs and load balancers
+ *       set ({@code X-Real-IP}, {@code True-Client-IP}, {@code CF-Connecting-IP}, {@code X-Client-IP},
+ *       {@code X-Cluster-Client-IP}, {@code Fastly-Client-IP}) are removed, and nothing identifying
+ *       the client is added.</li>
  * </ul>
  * {@code Host} is never copied (the upstream's host is sent) and framing ({@code Content-Length})
  * is decided by the body copy, so both are handled by the caller.
@@ -27,8 +30,12 @@ public final class HeaderPolicy {
             "connection", "proxy-connection", "keep-alive", "te", "trailer",
             "transfer-encoding", "upgrade", "proxy-authenticate", "proxy-authorization");
 
-    /** Lower-case names of forwarding fields removed for the stealth hop; plus the {@code x-forwarded-} family. */
-    public static final Set<String> FORWARDING = Set.of("forwarded");
+    /**
+     * Lower-case names of forwarding and client-IP fields removed for the stealth hop (RFC 7239
+     * {@code Forwarded} and the de-facto client-IP fields); plus the {@code x-forwarded-} family.
+     */
+    public static final Set<String> FORWARDING = Set.of("forwarded", "x-real-ip", "true-client-ip", "cf-connecting-ip",
+            "x-client-ip", "x-cluster-client-ip", "fastly-client-ip");
     private static final String X_FORWARDED_PREFIX = "x-forwarded-";
 
     private HeaderPolicy() {

@@ -20,16 +20,20 @@ import shaper.limit.LimiterUnavailableException;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
 import shaper.limit.QueueTimeoutException;
-import shaper.observe.ExchangeCounters;
+import shaper.observe.BodyPreview;
+import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
+import shaper.observe.ExchangePublisher;
 import shaper.observe.Outcome;
+import shaper.observe.RouteKind;
 import shaper.retry.RetryConfig;
 
 /**
  * One provider's request path: ask the circuit breaker, classify the route, take its slots
  * (waiting in FIFO order if needed), forward with retries, then give the slots back by the rules
  * of {@link Slots}. Every exit path (local answer, client gone, upstream failure, exception)
- * reaches the {@code finally} that disposes the slots, counts and logs the exchange.
+ * reaches the {@code finally} that disposes the slots and builds the exchange's one
+ * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link ExchangePublisher}.
  */
 public final class ProxyHandler implements Handler {
     private final String provider;
@@ -40,21 +44,20 @@ public final class ProxyHandler implements Handler {
     private final CircuitBreaker breaker;
     private final SelectorWatch clientWatch;
     private final Forwarder forwarder;
-    private final ExchangeLog log;
-    private final ExchangeCounters counters;
+    private final ExchangePublisher publisher;
     private final TranscodeStages transcoding;
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
-                        CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
+                        CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
                         RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch,
                         CallWatch calls) {
-        this(provider, config, retry, limiters, admitter, breaker, upstreams, log, counters, random, rewrite, clientWatch, calls,
+        this(provider, config, retry, limiters, admitter, breaker, upstreams, publisher, random, rewrite, clientWatch, calls,
                 TranscodeStages.NONE);
     }
 
     /** A provider with transcoded routes: each is a stage inside this same request path. */
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
-                        CircuitBreaker breaker, Upstreams upstreams, ExchangeLog log, ExchangeCounters counters,
+                        CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
                         RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch, CallWatch calls,
                         TranscodeStages transcoding) {
         this.transcoding = transcoding;
@@ -65,9 +68,9 @@ public final class ProxyHandler implements Handler {
         this.limiters = limiters;
         this.admitter = admitter;
         this.breaker = breaker;
-        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, counters::circuitRejected, rewrite, calls);
-        this.log = log;
-        this.counters = counters;
+        ExchangeLog log = publisher.log();
+        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, rewrite, calls);
+        this.publisher = publisher;
     }
 
     /** Serves the request with its own path: for a provider mounted at the bare root. */
@@ -83,8 +86,9 @@ public final class ProxyHandler implements Handler {
      *                what is logged and what is sent upstream
      */
     public void handle(ServerRequest req, ServerResponse res, String rawPath) {
-        Exchange ex = new Exchange();
-        exchange(req, res, rawPath, ex);
+        String method = req.prologue().method().text();
+        Exchange ex = new Exchange(publisher.journal().begin(method, rawPath, req.prologue().query().rawValue()));
+        exchange(req, res, rawPath, method, ex);
         if (ex.clientAborted && !res.isSent()) {
             // Nobody is left to answer: close the connection quietly instead of leaving Helidon to
             // complain that the route sent nothing.
@@ -92,29 +96,33 @@ public final class ProxyHandler implements Handler {
         }
     }
 
-    private void exchange(ServerRequest req, ServerResponse res, String rawPath, Exchange ex) {
-        long start = System.nanoTime();
-        String method = req.prologue().method().text();
+    private void exchange(ServerRequest req, ServerResponse res, String rawPath, String method, Exchange ex) {
         AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
+        ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
+                cls.route());
         Slots slots = null;
         Admission admission = breaker.allow();
         boolean forwarded = false;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
             if (admission instanceof Admission.Rejected) {
-                counters.circuitRejected();
-                ex.status = 503;
-                ex.outcome = Outcome.FAILED;
+                ex.trace.queueEnded(false); // never waits: not a queued request in any view
+                ex.ended(EndReason.CIRCUIT_OPEN, Outcome.FAILED, 503);
                 LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
                 return;
             }
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
             slots = admit(cls, waiting, res, ex, rawPath);
+            ex.trace.queueEnded(!cls.chain().isEmpty());
             connection.unwatch();
             if (slots == null) {
                 return;
             }
             RequestBody body = replayable(waiting);
+            byte[] bytes = body.bytes();
+            if (bytes != null) {
+                ex.trace.requestBody(BodyPreview.of(bytes, bytes.length));
+            }
             if (!connection.isOpen()) {
                 ex.clientAborted = true;
                 return;
@@ -137,8 +145,9 @@ public final class ProxyHandler implements Handler {
             if (slots != null) {
                 slots.dispose(ex.end(), breaker::penalty);
             }
-            counters.record(ex.status, ex.outcome, cls.limited());
-            log.exchange(provider, method, rawPath, ex.status, System.nanoTime() - start, ex.outcome);
+            EndReason why = ex.reason();
+            publisher.publish(ex.trace.finish(ex.status, ex.outcome, why, ex.provenance(why),
+                    JournalHeaders.of(req.headers()), res.isSent() || ex.status > 0 ? JournalHeaders.of(res.headers()) : java.util.List.of()));
         }
     }
 
@@ -159,28 +168,24 @@ public final class ProxyHandler implements Handler {
         try {
             return admitter.admit(cls, waiting);
         } catch (QueueFullException e) {
-            counters.queueRejected();
             if (waiting.comments() != null) {
-                fail(waiting, ex, "queue full", "rate_limit_error", "proxy queue is full");
+                fail(waiting, ex, EndReason.QUEUE_FULL, "queue full", "rate_limit_error", "proxy queue is full");
             } else {
-                ex.status = 429;
-                ex.outcome = Outcome.FAILED;
+                ex.ended(EndReason.QUEUE_FULL, Outcome.FAILED, 429);
                 LocalAnswers.queueFull(res, e.depth(), config.releaseCooldown());
             }
         } catch (QueueTimeoutException e) {
             if (waiting.comments() != null) {
-                fail(waiting, ex, "timeout", "timeout_error", "queue timeout");
+                fail(waiting, ex, EndReason.QUEUE_TIMEOUT, "timeout", "timeout_error", "queue timeout");
             } else {
-                ex.status = 504;
-                ex.outcome = Outcome.FAILED;
+                ex.ended(EndReason.QUEUE_TIMEOUT, Outcome.FAILED, 504);
                 LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
             }
         } catch (LimiterUnavailableException e) {
-            ex.status = 503;
-            ex.outcome = Outcome.FAILED;
             if (waiting.comments() != null) {
-                fail(waiting, ex, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
+                fail(waiting, ex, EndReason.LIMITER_UNAVAILABLE, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
             } else {
+                ex.ended(EndReason.LIMITER_UNAVAILABLE, Outcome.FAILED, 503);
                 LocalAnswers.limiterUnavailable(res, Dialect.of(rawPath));
             }
         } catch (QueueCancelledException | ClientGoneException e) {
@@ -197,9 +202,8 @@ public final class ProxyHandler implements Handler {
         return null;
     }
 
-    private static void fail(WaitingRequest waiting, Exchange ex, String reason, String type, String message) {
-        ex.status = 200;
-        ex.outcome = Outcome.ABORTED;
+    private static void fail(WaitingRequest waiting, Exchange ex, EndReason why, String reason, String type, String message) {
+        ex.ended(why, Outcome.ABORTED, 200);
         waiting.comments().fail(Dialect.OTHER, reason, type, message);
     }
 }

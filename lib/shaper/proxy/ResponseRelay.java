@@ -12,6 +12,7 @@ import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
+import shaper.observe.EndReason;
 import shaper.observe.Outcome;
 
 /**
@@ -21,6 +22,8 @@ import shaper.observe.Outcome;
  * {@code Content-Length}. On a stream committed early only a 2xx body is appended.
  */
 final class ResponseRelay {
+    /** Bodies of known length up to this size are read whole and sent in one write with their head. */
+    static final int SMALL_BODY = 16 * 1024;
     private static final Set<String> DROPPED_WHEN_DECODED = Set.of("content-encoding", "content-length", "content-md5",
             "digest", "content-digest", "repr-digest", "etag");
 
@@ -67,19 +70,33 @@ final class ResponseRelay {
             res.header(HeaderNames.RETRY_AFTER, plan.retryAfter());
         }
         long length = lengthKept ? in.headers().contentLength().orElse(-1L) : -1L;
+        ex.trace.clientHeaders();
         if (!hasBody(method, code) || length == 0) {
             if (length >= 0 && method.equalsIgnoreCase("HEAD")) {
                 res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
             }
             res.send();
+            ex.trace.responseBytes(0);
             ex.outcome = Outcome.CLEAN;
             return;
         }
         if (length > 0) {
             res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
+        if (length > 0 && length <= SMALL_BODY && plan.prefix().length == 0) {
+            sendWhole(plan.rest(), res, (int) length, ex);
+            ex.outcome = Outcome.CLEAN;
+            return;
+        }
         OutputStream sink = res.outputStream();
-        long copied = StreamCopy.copy(body(plan), sink, length);
+        PreviewStream body = new PreviewStream(body(plan));
+        long copied;
+        try {
+            copied = StreamCopy.copy(body, sink, length);
+        } finally {
+            ex.trace.responseBody(body.preview());
+        }
+        ex.trace.responseBytes(copied);
         if (length >= 0 && copied < length) {
             throw new StreamCopy.SourceFailed(new EOFException("upstream body ended at " + copied + " of " + length + " bytes"));
         }
@@ -94,12 +111,60 @@ final class ResponseRelay {
             byte[] prefix = plan.prefix().length > 0 ? plan.prefix() : BodyPeek.prefix(plan.rest(), BodyPeek.ERROR_PREFIX);
             Json.ErrorInfo info = Json.errorInfo(prefix).orElse(new Json.ErrorInfo("api_error", "upstream answered HTTP " + code));
             early.fail(dialect, "upstream", info.type(), info.message());
-            ex.outcome = Outcome.ABORTED;
+            ex.ended(EndReason.UPSTREAM_ERROR_EVENT, Outcome.ABORTED, 0);
+            ex.trace.responseBody(shaper.observe.BodyPreview.of(prefix, prefix.length));
             return;
         }
-        StreamCopy.copy(body(plan), early.sink(), -1);
+        ex.trace.clientHeaders();
+        PreviewStream body = new PreviewStream(body(plan));
+        try {
+            ex.trace.responseBytes(StreamCopy.copy(body, early.sink(), -1));
+        } finally {
+            ex.trace.responseBody(body.preview());
+        }
         closeSink(early.sink());
         ex.outcome = Outcome.CLEAN;
+    }
+
+    /**
+     * A small body of known length goes out in one piece with its head: no response stream, no
+     * flushes, one write. It is read to end of stream so the upstream connection returns to the
+     * pool. An upstream that breaks off midway gets what the streaming path gives it: the head
+     * and the bytes that arrived are committed, then the connection is aborted.
+     */
+    private static void sendWhole(InputStream in, ServerResponse res, int length, Exchange ex) {
+        byte[] body = new byte[length];
+        int got = 0;
+        Exception failure = null;
+        try {
+            int n;
+            while (got < length && (n = in.read(body, got, length - got)) >= 0) {
+                got += n;
+            }
+            if (got == length) {
+                in.read(new byte[1], 0, 1); // end of stream: the client sees the response consumed
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            failure = e;
+        }
+        ex.trace.responseBody(shaper.observe.BodyPreview.of(body, got));
+        ex.trace.responseBytes(got);
+        if (got < length) {
+            OutputStream sink = res.outputStream();
+            try {
+                sink.write(body, 0, got);
+                sink.flush();
+            } catch (java.io.IOException | RuntimeException e) {
+                throw new StreamCopy.SinkFailed(e);
+            }
+            throw new StreamCopy.SourceFailed(failure != null ? failure
+                    : new EOFException("upstream body ended at " + got + " of " + length + " bytes"));
+        }
+        try {
+            res.send(body);
+        } catch (RuntimeException e) {
+            throw new StreamCopy.SinkFailed(e);
+        }
     }
 
     private static InputStream body(Plan plan) {

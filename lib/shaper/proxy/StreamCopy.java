@@ -12,9 +12,16 @@ import java.io.UncheckedIOException;
  * ({@code available() == 0}), so an SSE event leaves the proxy the moment the upstream's bytes run
  * dry, while a fast bulk body is written in large pieces. A body whose length is known is not
  * flushed at its end; closing the sink does that.
+ *
+ * <p>Read sizes: Helidon allocates a buffer of the requested size for every read of a client
+ * response, so a read never asks for more than can come: a known length asks for what is left
+ * (and 1 byte for the final end-of-stream read), an unknown length starts at
+ * {@value #FIRST_UNKNOWN} bytes and doubles up to {@value #BUFFER} while reads come back full
+ * (an SSE event is small; a bulk body grows to large reads).
  */
 public final class StreamCopy {
     static final int BUFFER = 16 * 1024;
+    static final int FIRST_UNKNOWN = 2 * 1024;
 
     private StreamCopy() {
     }
@@ -43,10 +50,11 @@ public final class StreamCopy {
      * @throws SinkFailed   when writing or flushing fails
      */
     public static long copy(InputStream in, OutputStream out, long expected) {
-        byte[] buf = new byte[BUFFER];
+        byte[] buf = new byte[expected >= 0 ? (int) Math.min(BUFFER, Math.max(1, expected)) : FIRST_UNKNOWN];
         long total = 0;
         while (true) {
-            int n = read(in, buf);
+            int want = expected >= 0 ? (int) Math.min(buf.length, Math.max(1, expected - total)) : buf.length;
+            int n = read(in, buf, want);
             if (n < 0) {
                 break;
             }
@@ -63,13 +71,16 @@ public final class StreamCopy {
                 // Helidon reports a vanished peer with its own unchecked types.
                 throw new SinkFailed(e);
             }
+            if (n == buf.length && buf.length < BUFFER && (expected < 0 || expected - total > buf.length)) {
+                buf = new byte[Math.min(BUFFER, buf.length * 2)];
+            }
         }
         return total;
     }
 
-    private static int read(InputStream in, byte[] buf) {
+    private static int read(InputStream in, byte[] buf, int len) {
         try {
-            return in.read(buf);
+            return in.read(buf, 0, len);
         } catch (IOException | RuntimeException e) {
             throw new SourceFailed(e);
         }

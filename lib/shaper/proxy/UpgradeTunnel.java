@@ -33,7 +33,12 @@ import io.helidon.webserver.spi.ServerConnection;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
 import shaper.observe.ExchangeLog;
+import shaper.observe.EndReason;
+import shaper.observe.ExchangePublisher;
+import shaper.observe.ExchangeTrace;
 import shaper.observe.Outcome;
+import shaper.observe.Provenance;
+import shaper.observe.RouteKind;
 import shaper.retry.FailureClass;
 import shaper.retry.HeaderLookup;
 import shaper.retry.UpstreamFailures;
@@ -62,7 +67,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
      * taken off) and the provider's header rewrite, applied to the handshake as to any request.
      */
     public record Target(String provider, URI upstream, String rawPath, HeaderRewrite rewrite, Duration timeout,
-                         CircuitBreaker breaker) {
+                         CircuitBreaker breaker, ExchangePublisher publisher) {
     }
 
     /** Picks the target of an upgrade from the raw path and the request headers; null lets normal routing answer. */
@@ -92,14 +97,15 @@ public final class UpgradeTunnel implements Http1Upgrader {
         if (target == null) {
             return null; // the normal routing answers it (health, 404, 401)
         }
-        Handshake h = new Handshake(target, prologue.method().text(), System.nanoTime());
+        Handshake h = new Handshake(target, prologue, headers);
         Admission admission = target.breaker().allow();
         if (admission instanceof Admission.Rejected) {
             writeQuietly(ctx.dataWriter(), localAnswer(503, "Service Unavailable", LocalAnswers.CIRCUIT_OPEN));
-            h.log(503, Outcome.FAILED);
+            h.end(503, Outcome.FAILED, EndReason.CIRCUIT_OPEN, null);
             return new Finished();
         }
         long deadline = h.start + target.timeout().toNanos();
+        h.trace.attemptStarted();
         Socket socket = null;
         byte[] head;
         try {
@@ -107,6 +113,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
             socket.getOutputStream().write(requestHead(prologue, headers, target));
             socket.getOutputStream().flush();
             head = readHead(socket, deadline);
+            h.trace.upstreamHeaders();
         } catch (IOException | RuntimeException e) {
             return badGateway(ctx, h, admission, socket, TransportErrors.describe(e));
         }
@@ -115,30 +122,32 @@ public final class UpgradeTunnel implements Http1Upgrader {
             // Not HTTP: a plain request gets 502 for this, and so does an upgrade.
             return badGateway(ctx, h, admission, socket, "\"response is not HTTP\"");
         }
+        h.trace.clientHeaders();
         try {
             ctx.dataWriter().writeNow(BufferData.create(head));
         } catch (RuntimeException e) {
             closeQuietly(socket);
             target.breaker().cancel(admission);
-            h.log(status, Outcome.ABORTED);
+            h.end(status, Outcome.ABORTED, EndReason.CLIENT_LEFT, head);
             return new Finished();
         }
         if (status == 101) {
             target.breaker().recordSuccess(admission);
-            h.log(101, Outcome.CLEAN);
+            // One record when the handshake is relayed: the tunnel's later bytes are not an exchange.
+            h.end(101, Outcome.CLEAN, EndReason.UPGRADED, head);
             try {
                 socket.setSoTimeout(0); // an upgraded connection may idle as long as its peers like
             } catch (IOException e) {
                 closeQuietly(socket);
                 return new Finished();
             }
-            return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, true, -1, 0, complete -> { });
+            return new TunnelSplice(ctx.dataReader(), ctx.dataWriter(), socket, true, -1, 0, complete -> { });
         }
         // A refused upgrade: relay its body (its declared length, else until the upstream closes),
         // within what is left of -upstream-timeout, then close the client connection. Like a plain
         // request, a body cut short is aborted and an upstream failure to the breaker.
         FailureClass failure = UpstreamFailures.classify(status, headerLookup(head), Instant.now());
-        return new Splice(ctx.dataReader(), ctx.dataWriter(), socket, false, contentLength(head), deadline, complete -> {
+        return new TunnelSplice(ctx.dataReader(), ctx.dataWriter(), socket, false, contentLength(head), deadline, complete -> {
             if (!complete) {
                 target.breaker().recordFailure(admission, java.time.Duration.ZERO);
             } else if (failure.isUpstreamFailure()) {
@@ -146,25 +155,47 @@ public final class UpgradeTunnel implements Http1Upgrader {
             } else {
                 target.breaker().recordSuccess(admission);
             }
-            h.log(status, complete ? Outcome.CLEAN : Outcome.ABORTED);
+            h.end(status, complete ? Outcome.CLEAN : Outcome.ABORTED, complete ? EndReason.COMPLETED : EndReason.UPSTREAM_BROKE_OFF, head);
         });
     }
 
     /** The facts of one handshake that its log line needs. */
-    private final class Handshake {
+    /** One upgrade request's exchange: traced from arrival, ended by exactly one record. */
+    private static final class Handshake {
         final Target target;
         final String method;
-        final long start;
+        final long start = System.nanoTime();
+        final ExchangeTrace trace;
+        final WritableHeaders<?> request;
 
-        Handshake(Target target, String method, long start) {
+        Handshake(Target target, HttpPrologue prologue, WritableHeaders<?> request) {
             this.target = target;
-            this.method = method;
-            this.start = start;
+            this.method = prologue.method().text();
+            this.request = request;
+            this.trace = target.publisher().journal().begin(method, target.rawPath(), prologue.query().rawValue());
+            trace.classified(RouteKind.PASSTHROUGH, "");
+            trace.queueEnded(false); // an upgrade takes no slot
         }
 
-        void log(int status, Outcome outcome) {
-            UpgradeTunnel.this.log.exchange(target.provider(), method, target.rawPath(), status, System.nanoTime() - start, outcome);
+        /** @param responseHead the relayed response head, or null when none was relayed */
+        void end(int status, Outcome outcome, EndReason reason, byte[] responseHead) {
+            Provenance provenance = reason == EndReason.COMPLETED && status >= 400 ? Provenance.UPSTREAM_HTTP : null;
+            target.publisher().publish(trace.finish(status, outcome, reason, provenance, JournalHeaders.of(request),
+                    responseHead == null ? List.of() : headerLines(responseHead)));
         }
+    }
+
+    /** The header lines of a response head (the journal's copy, and {@link #headerLookup}'s source). */
+    private static List<shaper.observe.Header> headerLines(byte[] head) {
+        List<shaper.observe.Header> out = new ArrayList<>();
+        String[] lines = new String(head, StandardCharsets.ISO_8859_1).split("\\r\\n");
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon > 0) {
+                out.add(new shaper.observe.Header(lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim()));
+            }
+        }
+        return out;
     }
 
     private ServerConnection badGateway(ConnectionContext ctx, Handshake h, Admission admission, Socket socket, String error) {
@@ -175,7 +206,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
         }
         h.target.breaker().recordFailure(admission, java.time.Duration.ZERO);
         writeQuietly(ctx.dataWriter(), BAD_GATEWAY);
-        h.log(502, Outcome.FAILED);
+        h.end(502, Outcome.FAILED, EndReason.UPSTREAM_UNREACHABLE, null);
         return new Finished();
     }
 
@@ -186,17 +217,8 @@ public final class UpgradeTunnel implements Http1Upgrader {
 
     /** The header lines of a response head, for failure classification. */
     private static HeaderLookup headerLookup(byte[] head) {
-        String[] lines = new String(head, StandardCharsets.ISO_8859_1).split("\r\n");
-        return name -> {
-            List<String> values = new ArrayList<>();
-            for (int i = 1; i < lines.length; i++) {
-                int colon = lines[i].indexOf(':');
-                if (colon > 0 && lines[i].substring(0, colon).trim().equalsIgnoreCase(name)) {
-                    values.add(lines[i].substring(colon + 1).trim());
-                }
-            }
-            return values;
-        };
+        List<shaper.observe.Header> lines = headerLines(head);
+        return name -> lines.stream().filter(h -> h.name().equalsIgnoreCase(name)).map(shaper.observe.Header::value).toList();
     }
 
     private static Socket connect(URI upstream, Duration timeout) throws IOException {
@@ -334,97 +356,6 @@ public final class UpgradeTunnel implements Http1Upgrader {
 
         @Override
         public void close(boolean interrupt) {
-        }
-    }
-
-    /**
-     * Splices client and upstream bytes both ways. For a non-101 answer only the upstream's body is
-     * relayed (the connection closes afterwards, so its framing needs no parsing).
-     */
-    private static final class Splice implements ServerConnection {
-        private final DataReader clientIn;
-        private final DataWriter clientOut;
-        private final Socket upstream;
-        private final boolean bidirectional;
-        private final long deadline;
-        private final Consumer<Boolean> onEnd;
-        private long remaining;
-
-        /**
-         * @param remaining upstream bytes to relay before closing, or -1 for until end of stream
-         * @param deadline  {@link System#nanoTime()} by which a one-way relay must end (unused when bidirectional)
-         * @param onEnd     told whether the one-way relay delivered the whole body
-         */
-        Splice(DataReader clientIn, DataWriter clientOut, Socket upstream, boolean bidirectional, long remaining,
-               long deadline, Consumer<Boolean> onEnd) {
-            this.clientIn = clientIn;
-            this.clientOut = clientOut;
-            this.upstream = upstream;
-            this.bidirectional = bidirectional;
-            this.remaining = remaining;
-            this.deadline = deadline;
-            this.onEnd = onEnd;
-        }
-
-        @Override
-        public void handle(io.helidon.common.concurrency.limits.Limit limit) {
-            Thread clientToUpstream = bidirectional ? Thread.ofVirtual().name("tunnel-up").start(this::pumpUp) : null;
-            boolean complete = false;
-            try {
-                InputStream in = upstream.getInputStream();
-                byte[] buf = new byte[StreamCopy.BUFFER];
-                int n;
-                while (remaining != 0) {
-                    if (!bidirectional) {
-                        upstream.setSoTimeout(remainingMillis(deadline));
-                    }
-                    n = in.read(buf, 0, remaining < 0 ? buf.length : (int) Math.min(buf.length, remaining));
-                    if (n < 0) {
-                        break;
-                    }
-                    clientOut.writeNow(BufferData.create(java.util.Arrays.copyOf(buf, n)));
-                    if (remaining > 0) {
-                        remaining -= n;
-                    }
-                }
-                complete = remaining <= 0;
-            } catch (IOException | RuntimeException e) {
-                // either side closed: the tunnel's life is over
-            } finally {
-                closeQuietly(upstream);
-                if (!bidirectional) {
-                    onEnd.accept(complete);
-                }
-                if (clientToUpstream != null) {
-                    clientToUpstream.interrupt();
-                }
-            }
-        }
-
-        private void pumpUp() {
-            try {
-                OutputStream out = upstream.getOutputStream();
-                while (true) {
-                    BufferData data = clientIn.readBuffer();
-                    byte[] bytes = new byte[data.available()];
-                    data.read(bytes);
-                    out.write(bytes);
-                    out.flush();
-                }
-            } catch (IOException | RuntimeException e) {
-                closeQuietly(upstream);
-            }
-        }
-
-        /** Never idle to Helidon: a tunnel lives as long as its peers keep it (the idle check is the head-read timeout). */
-        @Override
-        public Duration idleTime() {
-            return Duration.ZERO;
-        }
-
-        @Override
-        public void close(boolean interrupt) {
-            closeQuietly(upstream);
         }
     }
 

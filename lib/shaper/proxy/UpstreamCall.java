@@ -70,7 +70,12 @@ final class UpstreamCall {
         }
         return out.outputStream(os -> {
             try {
-                StreamCopy.copy(body.open(), os, length);
+                byte[] inMemory = body.bytes();
+                if (inMemory != null) {
+                    writeAll(os, inMemory); // no copy loop (and no copy buffer) for a body already in memory
+                } else {
+                    StreamCopy.copy(body.open(), os, length);
+                }
             } catch (RuntimeException e) {
                 HelidonInternals.abortRequest(os);
                 throw e;
@@ -78,5 +83,13 @@ final class UpstreamCall {
             os.close();
             watch.awaiting();
         });
+    }
+
+    private static void writeAll(java.io.OutputStream os, byte[] bytes) {
+        try {
+            os.write(bytes);
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new StreamCopy.SinkFailed(e);
+        }
     }
 }

@@ -10,7 +10,9 @@
  * stream by one shared selector thread ({@link shaper.proxy.ClientConnection},
  * {@link shaper.proxy.SelectorWatch}). Around it: header hygiene ({@link shaper.proxy.HeaderPolicy}),
  * raw URL joining ({@link shaper.proxy.UpstreamUris}), per-read flushing
- * ({@link shaper.proxy.StreamCopy}), upstream pools ({@link shaper.proxy.Upstream},
+ * ({@link shaper.proxy.StreamCopy}), the per-call bound and the watch for a client that leaves
+ * while the upstream works ({@link shaper.proxy.CallWatch}), the reach into Helidon internals
+ * ({@link shaper.proxy.HelidonInternals}), upstream pools ({@link shaper.proxy.Upstream},
  * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling ({@link shaper.proxy.UpgradeTunnel}).
  *
  * <p>Exchange outcome: clean only when the whole response reached the client; a failure on

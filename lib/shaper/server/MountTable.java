@@ -13,7 +13,11 @@ import shaper.auth.ClientKeys;
 import shaper.mount.MountRouter;
 import shaper.mount.Mounted;
 import shaper.mount.RequestPaths;
+import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
+import shaper.observe.ExchangeRecord;
+import shaper.observe.ExchangeTrace;
+import shaper.observe.Journal;
 import shaper.observe.Outcome;
 import shaper.proxy.UpgradeTunnel;
 
@@ -73,7 +77,7 @@ final class MountTable {
         return router.route(rawPath)
                 .map(m -> new UpgradeTunnel.Target(m.target().config().name(), m.target().config().upstream(),
                         m.forwardedPath(), m.target().rewrite(), m.target().config().retry().upstreamTimeout(),
-                        m.target().breaker()))
+                        m.target().breaker(), m.target().publisher()))
                 .orElse(null);
     }
 
@@ -86,14 +90,20 @@ final class MountTable {
     }
 
     private void reject(ServerRequest req, ServerResponse res, Optional<Mounted<Mount>> routed, String rawPath) {
-        long start = System.nanoTime();
+        String method = req.prologue().method().text();
+        String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
+        ExchangeTrace trace = routed.map(m -> m.target().publisher().journal().begin(method, path, req.prologue().query().rawValue()))
+                .orElseGet(() -> Journal.detached("-", method, path));
         ClientKeys.Dialect dialect = ClientKeys.dialect(rawPath, HelidonHeaderEditor.view(req.headers()));
         res.status(Status.UNAUTHORIZED_401).header(HeaderValues.CONTENT_TYPE_JSON)
                 .send(ClientKeys.rejection(dialect).getBytes(StandardCharsets.UTF_8));
-        String provider = routed.map(m -> m.target().config().name()).orElse("-");
-        String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
-        routed.ifPresent(m -> m.target().counters().record(ClientKeys.REJECTION_STATUS, Outcome.FAILED, false));
-        log.exchange(provider, req.prologue().method().text(), path, ClientKeys.REJECTION_STATUS, System.nanoTime() - start,
-                Outcome.FAILED);
+        // Request headers are not journaled here: the refused request's key would be kept.
+        ExchangeRecord record = trace.finish(ClientKeys.REJECTION_STATUS, Outcome.FAILED, EndReason.CLIENT_KEY_REJECTED, null,
+                List.of(), List.of());
+        if (routed.isPresent()) {
+            routed.get().target().publisher().publish(record);
+        } else {
+            log.exchange(record); // no provider owns it: logged, counted nowhere
+        }
     }
 }

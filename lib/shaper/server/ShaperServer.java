@@ -1,5 +1,6 @@
 package shaper.server;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +31,7 @@ import shaper.cluster.LinkSnapshot;
 import shaper.admission.ProviderLimiters;
 import shaper.auth.ClientKeys;
 import shaper.auth.UpstreamAuth;
+import shaper.config.BindAddress;
 import shaper.config.ConfigException;
 import shaper.config.ProviderConfig;
 import shaper.limit.LimiterSnapshot;
@@ -37,7 +39,11 @@ import shaper.limit.SystemTimeSource;
 import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.observe.ExchangeCounters;
+import shaper.metrics.MetricsListener;
+import shaper.observe.BreakerTransitions;
 import shaper.observe.ExchangeLog;
+import shaper.observe.ExchangePublisher;
+import shaper.observe.Journal;
 import shaper.proxy.CallWatch;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.HelidonInternals;
@@ -77,14 +83,19 @@ public final class ShaperServer {
 
     private final AutoCloseable[] resources;
     private final Map<String, ClusterBackend> backends;
+    private final ExchangeLog log;
+    private final Optional<Integer> metricsPort;
 
     private ShaperServer(WebServer server, List<Mount> mounts, List<Admitter> admitters, Duration grace,
-                         Map<String, ClusterBackend> backends, AutoCloseable... resources) {
+                         Map<String, ClusterBackend> backends, ExchangeLog log, Optional<Integer> metricsPort,
+                         AutoCloseable... resources) {
         this.server = server;
         this.mounts = mounts;
         this.admitters = admitters;
         this.grace = grace;
         this.backends = Map.copyOf(backends);
+        this.log = log;
+        this.metricsPort = metricsPort;
         this.resources = resources;
     }
 
@@ -116,6 +127,7 @@ public final class ShaperServer {
         List<Admitter> admitters = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
         Map<String, ClusterBackend> backends = new HashMap<>();
+        MetricsHook metricsHook = new MetricsHook(config.server().metricsBind().isPresent());
         for (int i = 0; i < config.providers().size(); i++) {
             ProviderConfig p = config.providers().get(i);
             HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
@@ -136,19 +148,20 @@ public final class ShaperServer {
             Upstream responses = p.gateway().responsesUpstream() == null ? null
                     : new Upstream(p.gateway().responsesUpstream(), limiters.upstreamPoolSize(), keepAlive);
             Upstreams upstreams = new Upstreams(main, responses, p.mountPrefix().path());
-            ExchangeCounters counters = new ExchangeCounters();
-            CircuitBreaker breaker = CircuitBreaker.of(p.breaker());
             ExchangeLog providerLog = p.gateway().logFile() == null ? log : log.mirroredTo(p.gateway().logFile(), err);
             if (providerLog != log) {
                 closeables.add(providerLog);
             }
+            CircuitBreaker breaker = BreakerTransitions.logged(p.name(), CircuitBreaker.of(p.breaker()), providerLog);
+            ExchangePublisher publisher = new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes())),
+                    new ExchangeCounters(), metricsHook.observer(p.name()), providerLog);
             Admitter admitter = new Admitter(admission, time, watcher);
             admitters.add(admitter);
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, keys, auths.get(i), env, providerLog),
                     providerLog);
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, admitter,
-                    breaker, upstreams, providerLog, counters, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls, transcoding);
-            mounts.add(new Mount(p, limiters, upstreams, breaker, counters, rewrite, handler));
+                    breaker, upstreams, publisher, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls, transcoding);
+            mounts.add(new Mount(p, limiters, upstreams, breaker, publisher, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
 
@@ -180,9 +193,23 @@ public final class ShaperServer {
                 .build()
                 .start();
         closeables.addAll(List.of(watcher, calls, clientWatch, time, log));
+        if (config.server().metricsBind().isPresent()) {
+            // Bound after the proxy listener, so a proxy bind failure never leaves it behind; its own
+            // failure releases the proxy listener and everything else before startup fails.
+            BindAddress metricsBind = config.server().metricsBind().get();
+            try {
+                closeables.addFirst(metricsHook.start(metricsBind, mounts));
+            } catch (IOException | RuntimeException e) {
+                new ShaperServer(server, List.copyOf(mounts), List.copyOf(admitters), config.server().shutdownGrace(), backends, log,
+                        Optional.empty(), closeables.toArray(AutoCloseable[]::new)).stop();
+                throw new ConfigException("-metrics-bind " + metricsBind + ": cannot listen: " + e.getMessage());
+            }
+        }
         ShaperServer shaper = new ShaperServer(server, List.copyOf(mounts), List.copyOf(admitters), config.server().shutdownGrace(),
-                backends, closeables.toArray(AutoCloseable[]::new));
+                backends, log, metricsHook.port(), closeables.toArray(AutoCloseable[]::new));
         String bound = config.server().bind().host() + ":" + server.port();
+        metricsHook.port().ifPresent(port -> log.info("metrics listening on " + config.server().metricsBind().get().host() + ":" + port
+                + MetricsListener.PATH));
         for (int i = 0; i < mounts.size(); i++) {
             ProviderConfig p = mounts.get(i).config();
             log.info("shaper listening on " + bound + " provider=" + p.name() + " prefix=" + p.mountPrefix()
@@ -253,9 +280,37 @@ public final class ShaperServer {
         return server.port();
     }
 
+    /** The {@code -metrics-bind} listener's port; empty without one. */
+    public Optional<Integer> metricsPort() {
+        return metricsPort;
+    }
+
+    /** The provider names, in command-line order ({@code default} for an unnamed single provider). */
+    public List<String> providers() {
+        return mounts.stream().map(m -> m.config().name()).toList();
+    }
+
     /** The counters of the named provider. */
     public ExchangeCounters counters(String provider) {
-        return mount(provider).counters();
+        return mount(provider).publisher().counters();
+    }
+
+    /** The named provider's journal: recent exchanges and those in flight. */
+    public Journal journal(String provider) {
+        return mount(provider).publisher().journal();
+    }
+
+    /**
+     * The server's log: {@link ExchangeLog#divertTo} sends its stdout lines (every provider's) to
+     * another consumer, such as the TUI's Logs tab; {@code -log-file} mirrors keep theirs.
+     */
+    public ExchangeLog log() {
+        return log;
+    }
+
+    /** The named provider's settings. */
+    public ProviderConfig provider(String provider) {
+        return mount(provider).config();
     }
 
     private Mount mount(String provider) {

@@ -50,8 +50,8 @@ class UpgradeBoundsTest {
                 assertEquals(403, raw.readHead().status());
                 raw.readToEnd();
             }
-            RunningShaper.await("upgrade logged", Duration.ofSeconds(5), () -> !shaper.logLines("path=/v1/realtime").isEmpty());
-            String line = shaper.logLines("path=/v1/realtime").getFirst();
+            RunningShaper.await("upgrade logged", Duration.ofSeconds(5), () -> !shaper.logLines(" exchange provider=default method=GET path=/v1/realtime").isEmpty());
+            String line = shaper.logLines(" exchange provider=default method=GET path=/v1/realtime").getFirst();
             assertTrue(line.contains("status=403") && line.contains("outcome=aborted"), line);
             assertEquals(1, shaper.server().breaker("default").consecutiveFailures(), "a cut body is an upstream failure");
         }
@@ -70,8 +70,8 @@ class UpgradeBoundsTest {
                 String rest = raw.readToEnd();
                 assertTrue(!rest.contains("SSH-2.0"), "raw upstream bytes reached the client: " + rest);
             }
-            RunningShaper.await("upgrade logged", Duration.ofSeconds(5), () -> !shaper.logLines("path=/v1/realtime").isEmpty());
-            String line = shaper.logLines("path=/v1/realtime").getLast();
+            RunningShaper.await("upgrade logged", Duration.ofSeconds(5), () -> !shaper.logLines(" exchange provider=default method=GET path=/v1/realtime").isEmpty());
+            String line = shaper.logLines(" exchange provider=default method=GET path=/v1/realtime").getLast();
             assertTrue(line.contains("status=502") && line.contains("outcome=failed"), line);
             assertEquals(1, shaper.server().breaker("default").consecutiveFailures());
         }

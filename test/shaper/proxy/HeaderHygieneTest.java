@@ -67,6 +67,26 @@ class HeaderHygieneTest {
     }
 
     @Test
+    void clientIpHeadersAreStripped() throws Exception {
+        List<String> names = List.of("X-Real-IP", "True-Client-IP", "CF-Connecting-IP", "X-Client-IP", "X-Cluster-Client-IP",
+                "Fastly-Client-IP");
+        try (ScriptedUpstream up = ScriptedUpstream.ok("ok");
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {
+            try (RawHttp raw = new RawHttp(shaper.port())) {
+                StringBuilder head = new StringBuilder("GET /v1/x HTTP/1.1\r\nHost: x\r\n");
+                names.forEach(n -> head.append(n).append(": 10.1.2.3\r\n"));
+                raw.send(head.append("X-Client-Version: 7\r\n\r\n").toString());
+                assertEquals(200, raw.readHead().status());
+            }
+            RecordedRequest r = up.onlyRequest();
+            for (String name : names) {
+                assertFalse(r.has(name), "client IP header leaked: " + name);
+            }
+            assertEquals("7", r.header("X-Client-Version"), "only the listed fields go");
+        }
+    }
+
+    @Test
     void clientHeaderNameCaseIsPreserved() throws Exception {
         try (ScriptedUpstream up = ScriptedUpstream.ok("ok");
              RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {

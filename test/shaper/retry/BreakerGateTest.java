@@ -52,7 +52,9 @@ class BreakerGateTest {
             assertEquals(503, rejected.statusCode());
             assertEquals("circuit open\n", rejected.body());
             assertEquals(3, calls.get(), "an open circuit never touches the upstream");
-            assertEquals(1, shaper.server().counters("default").snapshot().circuitRejected());
+            // counted when the exchange's record is published, just after the answer went out
+            RunningShaper.await("circuit rejection counted", BOUND,
+                    () -> shaper.server().counters("default").snapshot().circuitRejected() == 1);
 
             failing[0] = false;
             RunningShaper.await("a probe gets through and closes the circuit", BOUND, () -> {

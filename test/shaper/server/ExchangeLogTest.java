@@ -17,7 +17,7 @@ import shaper.testing.ScriptedUpstream;
 /** One log line per exchange and a startup line naming the bind address and upstream. */
 class ExchangeLogTest {
     private static final Pattern LINE = Pattern.compile(
-            "^\\S+ exchange provider=default method=PUT path=/v1/files/abc status=409 duration=\\d+\\.\\dms outcome=clean$");
+            "^\\S+ exchange provider=default method=PUT path=/v1/files/abc status=409 duration=\\d+\\.\\dms queue_wait=\\d+\\.\\dms attempts=1 outcome=clean$");
 
     @Test
     void everyExchangeLogsMethodPathStatusDurationAndOutcomeOnce() throws Exception {

@@ -1,0 +1,28 @@
+package shaper.metrics;
+
+import java.util.List;
+import java.util.Objects;
+
+import shaper.admission.ProviderLimiters;
+import shaper.breaker.CircuitBreaker;
+import shaper.observe.ExchangeCounters;
+import shaper.observe.Journal;
+
+/**
+ * What the exporter reads of one provider, all through snapshots: limiter views, the breaker's
+ * snapshot, the journal's in-flight views and the exchange counters.
+ *
+ * @param name     the {@code provider} label value
+ * @param limits   the provider's {@code -limit} patterns, for the per-route labels
+ */
+public record ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
+                           ExchangeCounters counters) {
+    public ProviderView {
+        Objects.requireNonNull(name, "name");
+        limits = List.copyOf(limits);
+        Objects.requireNonNull(limiters, "limiters");
+        Objects.requireNonNull(breaker, "breaker");
+        Objects.requireNonNull(journal, "journal");
+        Objects.requireNonNull(counters, "counters");
+    }
+}

@@ -1,0 +1,85 @@
+package shaper.metrics;
+
+import java.util.List;
+
+/**
+ * Every series family {@code /metrics} exports: the one list that the exporter registers from
+ * and that README.md's metrics table is checked against. Each carries a {@code provider} label
+ * ({@code default} for an unnamed single provider) besides the extra labels listed here.
+ */
+public enum Series {
+    ACTIVE("shaper_active", Type.GAUGE, List.of(), "Exchanges admitted and not finished (limited and passthrough)"),
+    QUEUED("shaper_queued", Type.GAUGE, List.of(), "Requests waiting for a route, default-pool, global or large-request slot"),
+    OLDEST_QUEUED("shaper_oldest_queued_seconds", Type.GAUGE, List.of(),
+            "Age of the oldest limited request waiting on either limiter; 0 when none waits"),
+    RETRIES_IN_FLIGHT("shaper_retries_in_flight", Type.GAUGE, List.of(), "Exchanges on a second or later attempt or in a retry backoff"),
+    CLEAN_PROXIED("shaper_clean_proxied_total", Type.COUNTER, List.of(), "Clean completions on limited routes"),
+    CLEAN_PASSTHROUGH("shaper_clean_passthrough_total", Type.COUNTER, List.of(),
+            "Clean completions of passthrough traffic, :unlimited routes included"),
+    ABORTED("shaper_aborted_total", Type.COUNTER, List.of(),
+            "Exchanges that did not complete cleanly (client left, write failed, upstream body broke off)"),
+    CIRCUIT_REJECTED("shaper_circuit_rejected_total", Type.COUNTER, List.of(), "Requests refused because the circuit was open"),
+    QUEUE_REJECTED("shaper_queue_rejected_total", Type.COUNTER, List.of(), "Requests refused with 429 by a -queue-depth bound"),
+    REQUESTS("shaper_requests_total", Type.COUNTER, List.of("status"),
+            "Finished exchanges by committed status class 1xx..5xx (an aborted 200 counts here and in aborted)"),
+    BREAKER_STATE("shaper_breaker_state", Type.GAUGE, List.of(), "Circuit state: 0 closed, 1 half-open, 2 open; absent when the breaker is off"),
+    ROUTE_QUEUED("shaper_route_queued", Type.GAUGE, List.of("method", "path"), "Waiters per limited route; only while waiters exist"),
+    ROUTE_OLDEST_QUEUED("shaper_route_oldest_queued_seconds", Type.GAUGE, List.of("method", "path"),
+            "Oldest waiter's age per limited route; only while waiters exist"),
+    QUEUE_WAIT("shaper_queue_wait_seconds", Type.HISTOGRAM, List.of(), "Time finished exchanges waited for their slots"),
+    PROXY_ADDED("shaper_proxy_added_seconds", Type.HISTOGRAM, List.of(),
+            "Time the proxy added: arrival to upstream request sent, plus upstream headers to client headers, queue excluded"),
+    TIME_TO_FIRST_BYTE("shaper_time_to_first_byte_seconds", Type.HISTOGRAM, List.of(), "Arrival to the client's response headers"),
+    EXCHANGE_DURATION("shaper_exchange_duration_seconds", Type.HISTOGRAM, List.of(), "Arrival to the end of the exchange"),
+    BUILD_INFO("shaper_build_info", Type.GAUGE, List.of("version"), "Always 1; the version label names the running build");
+
+    /** The exposition type of a family. */
+    public enum Type {
+        GAUGE, COUNTER, HISTOGRAM
+    }
+
+    private final String metricName;
+    private final Type type;
+    private final List<String> labels;
+    private final String help;
+
+    Series(String metricName, Type type, List<String> labels, String help) {
+        this.metricName = metricName;
+        this.type = type;
+        this.labels = labels;
+        this.help = help;
+    }
+
+    /** The exported family name ({@code _total} included for counters). */
+    public String metricName() {
+        return metricName;
+    }
+
+    public Type type() {
+        return type;
+    }
+
+    /** Labels besides {@code provider}. */
+    public List<String> labels() {
+        return labels;
+    }
+
+    public String help() {
+        return help;
+    }
+
+    /** The name the Prometheus client builders take: counters without their {@code _total}. */
+    String builderName() {
+        return type == Type.COUNTER ? metricName.substring(0, metricName.length() - "_total".length()) : metricName;
+    }
+
+    /** {@code provider} followed by the extra labels. */
+    String[] labelNames() {
+        String[] names = new String[labels.size() + 1];
+        names[0] = "provider";
+        for (int i = 0; i < labels.size(); i++) {
+            names[i + 1] = labels.get(i);
+        }
+        return names;
+    }
+}

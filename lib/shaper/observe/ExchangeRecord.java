@@ -1,0 +1,110 @@
+package shaper.observe;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The one immutable account of a finished exchange. Built once when the handler ends (by
+ * {@link ExchangeTrace#finish}) and then published by {@link ExchangePublisher}: journal first,
+ * then counters and metrics, then the log line. Nothing else counts an exchange.
+ *
+ * <p>Counting rules (the spec's Observability Semantics): {@code status} is the committed HTTP
+ * status, 0 when none was sent; an {@link Outcome#ABORTED} exchange that committed 200 counts in
+ * the 2xx bucket <em>and</em> as aborted; queue timeouts, queue rejections, circuit rejections and
+ * cancels are never {@link Outcome#CLEAN}.
+ *
+ * @param id              sequence number within the provider's journal, from 1
+ * @param provider        the provider's name ({@code default} for an unnamed single provider)
+ * @param route           how the limiters treated it
+ * @param routeKey        the matched limited route's key, empty otherwise
+ * @param method          request method
+ * @param path            the forwarded path (mount prefix removed), raw; never carries the query
+ * @param query           the raw query string without {@code ?}, empty when none; journal and TUI only, never logged
+ * @param status          committed status, 0 when none was committed
+ * @param outcome         clean, aborted, failed (or local)
+ * @param reason          which exit path ended it
+ * @param provenance      which side failed ({@link Provenance#NONE} when nothing did)
+ * @param attempts        upstream attempts made (0 when it never reached the upstream)
+ * @param timings         stage offsets
+ * @param requestHeaders  request headers as received, raw
+ * @param responseHeaders response headers as sent to the client, raw (empty when none were committed)
+ * @param requestBody     a bounded preview of the request body
+ * @param responseBody    a bounded preview of the response body
+ * @param responseBytes   body bytes sent to the client, -1 when unknown
+ */
+public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
+                             String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
+                             int attempts, Timings timings, List<Header> requestHeaders, List<Header> responseHeaders,
+                             BodyPreview requestBody, BodyPreview responseBody, long responseBytes) {
+    public ExchangeRecord {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(route, "route");
+        Objects.requireNonNull(routeKey, "routeKey");
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(query, "query");
+        Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(provenance, "provenance");
+        Objects.requireNonNull(timings, "timings");
+        requestHeaders = List.copyOf(requestHeaders);
+        responseHeaders = List.copyOf(responseHeaders);
+        Objects.requireNonNull(requestBody, "requestBody");
+        Objects.requireNonNull(responseBody, "responseBody");
+        if (status < 0 || attempts < 0) {
+            throw new IllegalArgumentException("status/attempts: " + status + "/" + attempts + " (expected: >= 0)");
+        }
+    }
+
+    /** Held a limited slot (the spec's "Limited"). */
+    public boolean limited() {
+        return route == RouteKind.LIMITED;
+    }
+
+    public boolean aborted() {
+        return outcome == Outcome.ABORTED;
+    }
+
+    public boolean clean() {
+        return outcome == Outcome.CLEAN;
+    }
+
+    /** Path plus query, as the client sent it (mount prefix removed). */
+    public String url() {
+        return query.isEmpty() ? path : path + "?" + query;
+    }
+
+    /** The last path segment (the Network tab's Name column); "/" for the root. */
+    public String name() {
+        String p = path.endsWith("/") && path.length() > 1 ? path.substring(0, path.length() - 1) : path;
+        int slash = p.lastIndexOf('/');
+        String last = slash >= 0 ? p.substring(slash + 1) : p;
+        return last.isEmpty() ? "/" : last;
+    }
+
+    /** The response's {@code Content-Type}, empty when none. */
+    public String contentType() {
+        for (Header h : responseHeaders) {
+            if (h.name().equalsIgnoreCase("content-type")) {
+                return h.value();
+            }
+        }
+        return "";
+    }
+
+    /** The Network tab's type: json, html, events or other. */
+    public String type() {
+        String t = contentType().toLowerCase(Locale.ROOT);
+        if (t.startsWith("text/event-stream")) {
+            return "events";
+        }
+        if (t.contains("json")) {
+            return "json";
+        }
+        if (t.startsWith("text/html")) {
+            return "html";
+        }
+        return "other";
+    }
+}

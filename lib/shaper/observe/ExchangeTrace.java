@@ -1,0 +1,168 @@
+package shaper.observe;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * The live side of one exchange: the stage stamps taken as it happens, readable by other threads
+ * (the TUI's in-flight views) while the handler thread writes them. The handler ends it exactly
+ * once with {@link #finish}, which turns the stamps into the immutable {@link ExchangeRecord} and
+ * takes the exchange off its journal's in-flight list.
+ *
+ * <p>Threads: stamps are written by the exchange's own handler thread only; fields are volatile so
+ * that a snapshot taken on another thread sees a consistent-enough recent state (each field on its
+ * own; an in-flight view may lag a stage by one read).
+ */
+public final class ExchangeTrace {
+    private final Journal journal;
+    private final long id;
+    private final String provider;
+    private final String method;
+    private final String path;
+    private final String query;
+    private final Instant arrivedAt;
+    private final long arrivedNanos;
+    private final LongSupplier nanoTime;
+
+    private volatile RouteKind route = RouteKind.PASSTHROUGH;
+    private volatile String routeKey = "";
+    private volatile boolean waiting = true;
+    private volatile long queueEnd = Timings.UNSET;
+    private volatile long upstreamSent = Timings.UNSET;
+    private volatile long upstreamHeaders = Timings.UNSET;
+    private volatile long firstByte = Timings.UNSET;
+    private volatile int attempts;
+    private volatile boolean backingOff;
+    private BodyPreview requestBody = BodyPreview.NONE;
+    private BodyPreview responseBody = BodyPreview.NONE;
+    private long responseBytes = -1;
+    private boolean finished;
+
+    ExchangeTrace(Journal journal, long id, String provider, String method, String path, String query, Instant arrivedAt,
+                  LongSupplier nanoTime) {
+        this.journal = journal;
+        this.id = id;
+        this.provider = provider;
+        this.method = method;
+        this.path = path;
+        this.query = query == null ? "" : query;
+        this.arrivedAt = arrivedAt;
+        this.nanoTime = nanoTime;
+        this.arrivedNanos = nanoTime.getAsLong();
+    }
+
+    private long now() {
+        return nanoTime.getAsLong() - arrivedNanos;
+    }
+
+    /** The limiters' verdict on the request. */
+    public void classified(RouteKind kind, String key) {
+        this.route = kind;
+        this.routeKey = key == null ? "" : key;
+    }
+
+    /**
+     * Admission ended (admitted or refused); the exchange is no longer queued.
+     *
+     * @param hadLimiters the request asked limiters for slots; only then is {@code queueEnd} stamped,
+     *                    so exchanges that never could wait add no queue-wait sample
+     */
+    public void queueEnded(boolean hadLimiters) {
+        if (waiting) {
+            if (hadLimiters) {
+                queueEnd = now();
+            }
+            waiting = false;
+        }
+    }
+
+    /** An upstream attempt starts; the first one stamps {@code upstreamSent}. */
+    public void attemptStarted() {
+        if (upstreamSent < 0) {
+            upstreamSent = now();
+        }
+        attempts++;
+        backingOff = false;
+    }
+
+    /** An attempt's response headers arrived; the last attempt's stamp stays. */
+    public void upstreamHeaders() {
+        upstreamHeaders = now();
+    }
+
+    /** The exchange waits out a retry backoff. */
+    public void backingOff() {
+        backingOff = true;
+    }
+
+    /** The client's response headers are being committed; only the first call counts. */
+    public void clientHeaders() {
+        if (firstByte < 0) {
+            firstByte = now();
+        }
+    }
+
+    public void requestBody(BodyPreview preview) {
+        this.requestBody = preview;
+    }
+
+    public void responseBody(BodyPreview preview) {
+        this.responseBody = preview;
+    }
+
+    public void responseBytes(long bytes) {
+        this.responseBytes = bytes;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    int attempts() {
+        return attempts;
+    }
+
+    /** The view the TUI reads; {@code nowNanos} from the same clock as the stamps. */
+    InFlight view(long nowNanos) {
+        int n = attempts;
+        return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
+                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff);
+    }
+
+    boolean retrying() {
+        return attempts > 1 || backingOff;
+    }
+
+    boolean queued() {
+        return waiting;
+    }
+
+    /**
+     * Ends the exchange: stamps the end (and the last byte when it completed), builds the record and
+     * leaves the in-flight list. Call once; the record is then handed to {@link ExchangePublisher}.
+     *
+     * @param provenance overrides the reason's own provenance when not null (a relayed upstream
+     *                   error status is {@link Provenance#UPSTREAM_HTTP} though it completed)
+     */
+    public ExchangeRecord finish(int status, Outcome outcome, EndReason reason, Provenance provenance,
+                                 List<Header> requestHeaders, List<Header> responseHeaders) {
+        if (finished) {
+            throw new IllegalStateException("exchange " + id + " finished twice");
+        }
+        finished = true;
+        long end = Math.max(0, now());
+        boolean complete = outcome != Outcome.ABORTED;
+        long first = firstByte;
+        if (complete && first < 0 && status > 0) {
+            first = end;
+        }
+        Timings t = new Timings(arrivedAt, queueEnd, upstreamSent, upstreamHeaders, first, complete && status > 0 ? end : Timings.UNSET, end);
+        if (journal != null) {
+            journal.left(this);
+        }
+        return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
+                provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, responseHeaders,
+                requestBody, responseBody, responseBytes);
+    }
+}
