@@ -46,7 +46,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code POST .../chat/completions}: a fixed Chat Completions answer (JSON, about 400 bytes);
  *       {@code POST /sse/.../chat/completions?n=N&interval=D}: a Chat Completions stream of N text
  *       deltas D apart whose content is {@code sent_us=T}, then a finish chunk, usage and
- *       {@code [DONE]}; {@code POST .../messages}: the same answer as an Anthropic message, so a
+ *       {@code [DONE]}; {@code POST .../responses}: a Responses object of similar size;
+ *       {@code POST .../messages}: the same answer as an Anthropic message, so a
  *       transcoded route and a passthrough route return the same content. Request bodies are skipped.</li>
  *   <li>{@code GET /__stats}: {@code connections=C requests=R inflight_now=N inflight_peak=P seq_served=S},
  *       counted since start (this request included in C and R), so a benchmark can tell a pooling
@@ -182,6 +183,8 @@ public class FakeUpstream {
             return req.path.startsWith("/sse/") ? chatStream(req, out) : fixed(out, CHAT_ANSWER, req.keepAlive);
         } else if (req.method.equals("POST") && req.path.endsWith("/messages")) {
             return fixed(out, MESSAGES_ANSWER, req.keepAlive);
+        } else if (req.method.equals("POST") && req.path.endsWith("/responses")) {
+            return fixed(out, RESPONSES_ANSWER, req.keepAlive);
         } else if (!req.method.equals("GET") && !head) {
             simple(out, 405, "Method Not Allowed", "method not allowed\n", req.keepAlive);
         } else if (req.path.endsWith("/1k")) {
@@ -268,6 +271,11 @@ public class FakeUpstream {
         return req.keepAlive;
     }
 
+    /** The chat answer's content as a Responses object, for the Responses passthrough row. */
+    private static final byte[] RESPONSES_ANSWER = ascii("{\"id\":\"resp_bench\",\"object\":\"response\",\"created_at\":1,\"status\":\"completed\","
+            + "\"model\":\"bench\",\"output\":[{\"id\":\"msg_bench\",\"type\":\"message\",\"status\":\"completed\",\"role\":\"assistant\","
+            + "\"content\":[{\"type\":\"output_text\",\"text\":\"" + "x".repeat(256) + "\",\"annotations\":[]}]}],"
+            + "\"usage\":{\"input_tokens\":512,\"output_tokens\":48,\"total_tokens\":560}}");
     private static final byte[] CHAT_ANSWER = ascii("{\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion\",\"created\":1,"
             + "\"model\":\"bench\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + "x".repeat(256)
             + "\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":512,\"completion_tokens\":64,\"total_tokens\":576}}");

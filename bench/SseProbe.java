@@ -91,8 +91,11 @@ public class SseProbe {
         int port = base.getPort() < 0 ? 80 : base.getPort();
         // A target whose path ends in /messages is a transcoding proxy: one streaming Messages
         // request, n and interval in its query (the proxy must allow them).
-        String body = "{\"model\":\"bench\",\"max_tokens\":16,\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
-        String head = base.getPath() != null && base.getPath().endsWith("/messages")
+        // A target ending in /responses is a Responses client on a transcoding proxy, the same way.
+        boolean responses = base.getPath() != null && base.getPath().endsWith("/responses");
+        String body = responses ? "{\"model\":\"bench\",\"max_output_tokens\":16,\"stream\":true,\"input\":\"go\"}"
+                : "{\"model\":\"bench\",\"max_tokens\":16,\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
+        String head = base.getPath() != null && (base.getPath().endsWith("/messages") || responses)
                 ? "POST " + base.getPath() + path.substring("/sse".length()) + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + port + "\r\nContent-Type: application/json\r\n"
                         + "Content-Length: " + body.length() + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n" + body
                 : "GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + port + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n";
@@ -177,6 +180,9 @@ public class SseProbe {
 
         private static long sentMicros(CharSequence data) {
             String s = data.toString();
+            if (s.contains("\"type\":\"response.") && !s.contains("\"type\":\"response.output_text.delta\"")) {
+                return -1; // a Responses done event or terminal repeats earlier text: only deltas are timed
+            }
             // {"sent_us":T} from /sse, or the text "sent_us=T" of a transcoded Messages text_delta
             int at = s.indexOf("\"sent_us\":");
             int from = at + "\"sent_us\":".length();

@@ -12,7 +12,7 @@
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode queue10k cluster");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -65,7 +65,7 @@ DURATION=${BENCH_DURATION:-$dd}
 CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode queue10k cluster"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -716,88 +716,99 @@ section_observe() {
 # /tc/v1/messages -> /v1/chat/completions (JSON) and /tcsse/v1/messages -> /sse/v1/chat/completions
 # (a stream of timestamped deltas; n and interval are client query parameters the proxy allows). The passthrough row posts the same 2 KiB Messages body to
 # /v1/messages, which the fake upstream answers with the same content as an Anthropic message.
-section_transcode() {
-  local c route line rps p50 p99 errs started round order body
-  body="$RES/transcode-body.json"
-  awk 'BEGIN { printf "{\"model\":\"bench\",\"max_tokens\":64,\"system\":\"You are a benchmark.\",\"messages\":[{\"role\":\"user\",\"content\":\""; for (i = 0; i < 1900; i++) printf "x"; printf "\"}]}" }' >"$body"
+section_transcode() { transcode_rows messages; }
+section_transcode_responses() { transcode_rows responses; }
+
+# One transcoded direction against passthrough: $1 is the client dialect (messages: Messages→Chat,
+# responses: Responses→Chat), the same rows and checks for each, metrics under tc.* / tcr.*.
+transcode_rows() {
+  local kind=$1 c route line rps p50 p99 errs started round order body label m client
+  body="$RES/transcode-$kind-body.json"
+  if [ "$kind" = responses ]; then
+    label="Responses→Chat" m=tcr client=/v1/responses
+    awk 'BEGIN { printf "{\"model\":\"bench\",\"max_output_tokens\":64,\"instructions\":\"You are a benchmark.\",\"input\":\""; for (i = 0; i < 1900; i++) printf "x"; printf "\"}" }' >"$body"
+  else
+    label="Messages→Chat" m=tc client=/v1/messages
+    awk 'BEGIN { printf "{\"model\":\"bench\",\"max_tokens\":64,\"system\":\"You are a benchmark.\",\"messages\":[{\"role\":\"user\",\"content\":\""; for (i = 0; i < 1900; i++) printf "x"; printf "\"}]}" }' >"$body"
+  fi
   printf 'local f = io.open("%s", "rb")\nwrk.method = "POST"\nwrk.body = f:read("*a")\nf:close()\nwrk.headers["Content-Type"] = "application/json"\ndofile("%s")\n' \
     "$body" "$BENCH/wrk-report.lua" >"$RES/wrk-post.lua"
   launch_proxy transcode-proxy "$(target_url direct)" /dev/null -limit "POST /none:unlimited" \
     -transcode-allow-client-query n,interval \
-    -transcode-route "messages@/tc/v1/messages=chat-completions@/v1/chat/completions" \
-    -transcode-route "messages@/tcsse/v1/messages=chat-completions@/sse/v1/chat/completions"
+    -transcode-route "$kind@/tc$client=chat-completions@/v1/chat/completions" \
+    -transcode-route "$kind@/tcsse$client=chat-completions@/sse/v1/chat/completions"
   TC_PORT=$LAUNCHED_PORT TC_PID=$LAUNCHED_PID started=$LAUNCHED_STARTED
-  log "transcode: proxy pid $TC_PID on 127.0.0.1:$TC_PORT"
-  curl -fs --max-time 5 -H 'content-type: application/json' --data-binary "@$body" "$(target_url transcode)/tc/v1/messages" >"$RES/transcode-sample.json" ||
-    log "transcode: sample request failed"
+  log "transcode $kind: proxy pid $TC_PID on 127.0.0.1:$TC_PORT"
+  curl -fs --max-time 5 -H 'content-type: application/json' --data-binary "@$body" "$(target_url transcode)/tc$client" >"$RES/transcode-$kind-sample.json" ||
+    log "transcode $kind: sample request failed"
   for route in transcoded passthrough; do
-    WRK_SCRIPT="$RES/wrk-post.lua" wrk_run transcode-warmup-$route transcode 16 "$ADM_WARMUP" "$(tc_path $route)" >/dev/null ||
-      log "transcode: warm-up of $route failed"
+    WRK_SCRIPT="$RES/wrk-post.lua" wrk_run transcode-$kind-warmup-$route transcode 16 "$ADM_WARMUP" "$(tc_path $route "$client")" >/dev/null ||
+      log "transcode $kind: warm-up of $route failed"
   done
-  md "## Transcoding: Messages → Chat vs passthrough" "" \
-    "One proxy process, started for this section, no limited route. \`POST /tc/v1/messages\` (a $(wc -c <"$body")-byte Messages body) is" \
-    "converted to \`POST /v1/chat/completions\` and the Chat answer back to a Messages answer; \`POST /v1/messages\` is passthrough to an" \
-    "upstream that answers the same content as a Messages answer. wrk, $THREADS threads, ${DURATION}s per run; rounds alternate (ABBA)." "" \
+  md "## Transcoding: ${label/→/ → } vs passthrough" "" \
+    "One proxy process, started for this section, no limited route. \`POST /tc$client\` (a $(wc -c <"$body")-byte body) is" \
+    "converted to \`POST /v1/chat/completions\` and the Chat answer back; \`POST $client\` is passthrough to an" \
+    "upstream that answers the same content in the client's dialect. wrk, $THREADS threads, ${DURATION}s per run; rounds alternate (ABBA)." "" \
     "| round | c | route | RPS | p50 | p99 | errors |" "| ---: | ---: | --- | ---: | ---: | ---: | ---: |"
   for c in 1 16; do
     for ((round = 1; round <= ADM_ROUNDS; round++)); do
       if ((round % 2 == 1)); then order="passthrough transcoded"; else order="transcoded passthrough"; fi
       for route in $order; do
-        if ! line=$(WRK_SCRIPT="$RES/wrk-post.lua" wrk_run "transcode-$route-c$c-r$round" transcode "$c" "$DURATION" "$(tc_path "$route")"); then
+        if ! line=$(WRK_SCRIPT="$RES/wrk-post.lua" wrk_run "transcode-$kind-$route-c$c-r$round" transcode "$c" "$DURATION" "$(tc_path "$route" "$client")"); then
           md "| $round | $c | $route | failed | | | |"
           continue
         fi
         rps=$(kv rps "$line"); p50=$(kv p50_us "$line"); p99=$(kv p99_us "$line")
         errs=$(($(kv socket_errors "$line") + $(kv non2xx "$line")))
-        M[tc.$c.$route.n]=$((${M[tc.$c.$route.n]:-0} + 1))
-        M[tc.$c.$route.rps]=$(calc "${M[tc.$c.$route.rps]:-0} + $rps" 1)
-        M[tc.$c.$route.p50_us]=$((${M[tc.$c.$route.p50_us]:-0} + p50))
-        M[tc.$c.$route.errors]=$((${M[tc.$c.$route.errors]:-0} + errs))
+        M[$m.$c.$route.n]=$((${M[$m.$c.$route.n]:-0} + 1))
+        M[$m.$c.$route.rps]=$(calc "${M[$m.$c.$route.rps]:-0} + $rps" 1)
+        M[$m.$c.$route.p50_us]=$((${M[$m.$c.$route.p50_us]:-0} + p50))
+        M[$m.$c.$route.errors]=$((${M[$m.$c.$route.errors]:-0} + errs))
         md "| $round | $c | $route | $(fmt_rps "$rps") | $(fmt_us "$p50") | $(fmt_us "$p99") | $errs |"
-        log "transcode: c=$c $route rps=$(fmt_rps "$rps") p50=$(fmt_us "$p50") p99=$(fmt_us "$p99") errors=$errs"
+        log "transcode $kind: c=$c $route rps=$(fmt_rps "$rps") p50=$(fmt_us "$p50") p99=$(fmt_us "$p99") errors=$errs"
       done
     done
   done
   md ""
-  local n1t=${M[tc.1.transcoded.n]:-0} n1p=${M[tc.1.passthrough.n]:-0} n16t=${M[tc.16.transcoded.n]:-0} n16p=${M[tc.16.passthrough.n]:-0}
+  local n1t=${M[$m.1.transcoded.n]:-0} n1p=${M[$m.1.passthrough.n]:-0} n16t=${M[$m.16.transcoded.n]:-0} n16p=${M[$m.16.passthrough.n]:-0}
   if [ "$n1t" -gt 0 ] && [ "$n1p" -gt 0 ]; then
-    local added=$(( ${M[tc.1.transcoded.p50_us]} / n1t - ${M[tc.1.passthrough.p50_us]} / n1p ))
-    M[tc.added.p50_us]=$added
-    check "transcoded Messages→Chat added p50 at c=1 (vs passthrough, 2 KiB request)" "≤ 0.3 ms" "$(fmt_us "$added")" "$(passfail "$added <= 300")"
+    local added=$(( ${M[$m.1.transcoded.p50_us]} / n1t - ${M[$m.1.passthrough.p50_us]} / n1p ))
+    M[$m.added.p50_us]=$added
+    check "transcoded $label added p50 at c=1 (vs passthrough, 2 KiB request)" "≤ 0.3 ms" "$(fmt_us "$added")" "$(passfail "$added <= 300")"
   else
-    check "transcoded Messages→Chat added p50 at c=1 (vs passthrough, 2 KiB request)" "≤ 0.3 ms" "not measured" "n/a"
+    check "transcoded $label added p50 at c=1 (vs passthrough, 2 KiB request)" "≤ 0.3 ms" "not measured" "n/a"
   fi
   if [ "$n16t" -gt 0 ] && [ "$n16p" -gt 0 ]; then
     local rt rp ratio
-    rt=$(calc "${M[tc.16.transcoded.rps]} / $n16t" 1); rp=$(calc "${M[tc.16.passthrough.rps]} / $n16p" 1); ratio=$(calc "$rt / $rp")
-    M[tc.ratio]=$ratio
-    check "transcoded Messages→Chat RPS at c=16 (vs passthrough)" "≥ 0.7×" "${ratio}× ($(fmt_rps "$rt") vs $(fmt_rps "$rp"))" \
+    rt=$(calc "${M[$m.16.transcoded.rps]} / $n16t" 1); rp=$(calc "${M[$m.16.passthrough.rps]} / $n16p" 1); ratio=$(calc "$rt / $rp")
+    M[$m.ratio]=$ratio
+    check "transcoded $label RPS at c=16 (vs passthrough)" "≥ 0.7×" "${ratio}× ($(fmt_rps "$rt") vs $(fmt_rps "$rp"))" \
       "$(passfail "$ratio >= 0.7")"
   else
-    check "transcoded Messages→Chat RPS at c=16 (vs passthrough)" "≥ 0.7×" "not measured" "n/a"
+    check "transcoded $label RPS at c=16 (vs passthrough)" "≥ 0.7×" "not measured" "n/a"
   fi
   local bound=$((60 + 2 * (SSE_EVENTS * 100 / 1000 + 5)))
   run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -warmup 100 -raw "$RES" \
-    "direct=$(target_url direct)" "transcoded=$(target_url transcode)/tcsse/v1/messages" >"$RES/transcode-sse.txt" 2>"$RES/transcode-sse.err" ||
-    log "transcode: sse probe failed: $(tail -3 "$RES/transcode-sse.err")"
+    "direct=$(target_url direct)" "transcoded=$(target_url transcode)/tcsse$client" >"$RES/transcode-$kind-sse.txt" 2>"$RES/transcode-$kind-sse.err" ||
+    log "transcode $kind: sse probe failed: $(tail -3 "$RES/transcode-$kind-sse.err")"
   local ld lt
-  ld=$(grep -m1 "^SSE_RESULT label=direct " "$RES/transcode-sse.txt"); lt=$(grep -m1 "^SSE_RESULT label=transcoded " "$RES/transcode-sse.txt")
+  ld=$(grep -m1 "^SSE_RESULT label=direct " "$RES/transcode-$kind-sse.txt"); lt=$(grep -m1 "^SSE_RESULT label=transcoded " "$RES/transcode-$kind-sse.txt")
   if [ -n "$ld" ] && [ -n "$lt" ] && [ -z "$(kv error "$lt")" ]; then
     local a50 a99
     a50=$(( $(kv p50_us "$lt") - $(kv p50_us "$ld") )); a99=$(( $(kv p99_us "$lt") - $(kv p99_us "$ld") ))
-    M[tc.sse.added.p99_us]=$a99
-    md "- transcoded stream, $SSE_EVENTS Chat deltas $SSE_INTERVAL apart converted to Messages events: p50 $(fmt_us "$(kv p50_us "$lt")"), p99 $(fmt_us "$(kv p99_us "$lt")");" \
+    M[$m.sse.added.p99_us]=$a99
+    md "- transcoded stream, $SSE_EVENTS Chat deltas $SSE_INTERVAL apart converted to ${label%%→*} events: p50 $(fmt_us "$(kv p50_us "$lt")"), p99 $(fmt_us "$(kv p99_us "$lt")");" \
       "  direct \`/sse\` p50 $(fmt_us "$(kv p50_us "$ld")"), p99 $(fmt_us "$(kv p99_us "$ld")"): added p50 **$(fmt_us "$a50")**, p99 **$(fmt_us "$a99")**" ""
-    check "transcoded stream added per-event delay p99 (vs direct)" "≤ 1 ms" "$(fmt_us "$a99") (p50 $(fmt_us "$a50"))" "$(passfail "$a99 <= 1000")"
+    check "transcoded $label stream added per-event delay p99 (vs direct)" "≤ 1 ms" "$(fmt_us "$a99") (p50 $(fmt_us "$a50"))" "$(passfail "$a99 <= 1000")"
   else
-    check "transcoded stream added per-event delay p99 (vs direct)" "≤ 1 ms" "not measured" "n/a"
+    check "transcoded $label stream added per-event delay p99 (vs direct)" "≤ 1 ms" "not measured" "n/a"
   fi
-  rss_of "$TC_PID" "transcode proxy after load"
+  rss_of "$TC_PID" "transcode $kind proxy after load"
   stop_pid "$started"
   TC_PID=""
 }
 
-tc_path() { case $1 in transcoded) echo /tc/v1/messages ;; passthrough) echo /v1/messages ;; esac; }
+tc_path() { case $1 in transcoded) echo "/tc$2" ;; passthrough) echo "$2" ;; esac; }
 
 # --- 10,000 queued clients -----------------------------------------------------------------
 # A proxy of its own (-limit-all -concurrency 4, no cooldown, no queue timeout) in front of an

@@ -24,11 +24,12 @@ public final class TranscodeOptions {
     boolean messagesChat;
 
     @Option(names = {"-transcode-responses-chat", "--transcode-responses-chat"}, arity = "0..1", fallbackValue = "true", defaultValue = "false",
-            description = "Preset: Responses clients (POST /v1/responses) on a Chat Completions upstream (not available in this version)")
+            description = "Preset: Responses clients (POST /v1/responses) on a Chat Completions upstream (POST /v1/chat/completions)")
     boolean responsesChat;
 
     @Option(names = {"-transcode-messages-responses", "--transcode-messages-responses"}, arity = "0..1", fallbackValue = "true",
-            defaultValue = "false", description = "Preset: Messages clients on a Responses upstream (not available in this version)")
+            defaultValue = "false", description = "Preset: Messages clients (POST /v1/messages) on a Responses upstream (POST /v1/responses);"
+                    + " needs -transcode-allow-loss tool_schema_strictness")
     boolean messagesResponses;
 
     @Option(names = {"-transcode-chat-capability", "--transcode-chat-capability"}, paramLabel = "NAME",

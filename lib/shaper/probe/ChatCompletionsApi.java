@@ -17,7 +17,8 @@ import io.helidon.webserver.http.ServerResponse;
  * <ul>
  *   <li>a {@code role: tool} message: the text {@code tool said: <content>};</li>
  *   <li>a user message containing {@code [[bash:COMMAND]]} when a {@code Bash} tool is offered: a
- *       {@code Bash} tool call with {@code {"command":COMMAND,...}}, its arguments split over several chunks;</li>
+ *       {@code Bash} tool call with {@code {"command":COMMAND,...}}, its arguments split over several chunks
+ *       (when Codex's {@code exec_command} is offered instead: that tool with {@code {"cmd":COMMAND}});</li>
  *   <li>otherwise the configured reply text.</li>
  * </ul>
  * A user message containing {@code [[reason]]} gets {@code reasoning_content} before the answer
@@ -82,6 +83,11 @@ final class ChatCompletionsApi {
             String command = lastText.substring(at + "[[bash:".length(), end);
             ObjectNode args = mapper.createObjectNode().put("command", command).put("description", "Run the probe's command");
             return new Turn(reasoning, List.of(), "Bash", args.toString(), prompt);
+        }
+        if (at >= 0 && end > at && offers(body, "exec_command")) {
+            // Codex's shell tool, as a Responses client on this upstream offers it
+            String command = lastText.substring(at + "[[bash:".length(), end);
+            return new Turn(reasoning, List.of(), "exec_command", mapper.createObjectNode().put("cmd", command).toString(), prompt);
         }
         return new Turn(reasoning, MessagesReply.chunks(reply), null, null, prompt);
     }

@@ -28,6 +28,8 @@ public enum Fixture {
     SLOW("/slow", "non-streaming Messages reply after ?delay= (-slow-delay)"),
     CHAT("/chat", "OpenAI Chat Completions upstream: POST /chat/v1/chat/completions (JSON or data-only SSE with usage; [[bash:CMD]]"
             + " gets a Bash tool call split over chunks, [[reason]] gets reasoning_content), GET /chat/v1/models"),
+    RESPONSES("/responses", "OpenAI Responses upstream: POST /responses/v1/responses (JSON or SSE lifecycle; [[bash:CMD]] gets a Bash"
+            + " function call, [[reason]] a reasoning item, [[dataonly]] a stream without event: names and a repeated terminal)"),
     ANTHROPIC("/v1", "Anthropic API: POST /v1/messages (JSON or SSE), POST /v1/messages/count_tokens, GET /v1/models");
 
     private final String prefix;

@@ -26,6 +26,7 @@ final class FixtureHandler implements Handler {
     private final ObjectMapper mapper;
     private final AnthropicApi api;
     private final ChatCompletionsApi chat;
+    private final ResponsesApi responses;
     private final EarlyErrorStream earlyError;
     private final Sleeper sleeper;
     private final PrintStream log;
@@ -36,6 +37,7 @@ final class FixtureHandler implements Handler {
         this.mapper = mapper;
         this.api = new AnthropicApi(mapper, config.reply(), sleeper);
         this.chat = new ChatCompletionsApi(mapper, config.reply());
+        this.responses = new ResponsesApi(mapper, config.reply());
         this.earlyError = new EarlyErrorStream(mapper);
         this.sleeper = sleeper;
         this.log = log;
@@ -79,6 +81,7 @@ final class FixtureHandler implements Handler {
         switch (r.fixture()) {
             case OK, ANTHROPIC -> api.respond(r, res);
             case CHAT -> chat.respond(r, res);
+            case RESPONSES -> responses.respond(r, res);
             case RATE_422 -> JsonReply.send(res, 422, FailureBodies.RATE_LIMIT);
             case FMT_422 -> JsonReply.send(res, 422, FailureBodies.FORMAT_422);
             case FMT_400 -> JsonReply.send(res, 400, FailureBodies.FORMAT_400);

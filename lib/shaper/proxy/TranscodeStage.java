@@ -210,7 +210,7 @@ final class TranscodeStage {
     private void answer(ServerResponse res, EarlyStream early, Exchange ex, int status, byte[] body, String retryAfter, String requestId) {
         if (early != null) {
             ClientEvents sink = new ClientEvents(res, early);
-            sink.event("error", shaper.transcode.messages.MessagesErrors.event(transcoder.errorType(status), errorMessage(body)));
+            transcoder.earlyError(sink, transcoder.errorType(status), errorMessage(body));
             sink.close();
             ex.status = 200;
             ex.outcome = Outcome.ABORTED;

@@ -6,13 +6,13 @@ package shaper.transcode;
  * Implementations are stateless apart from their {@link TranscodeMapping} and shared by request
  * threads; per-exchange state lives in {@link Prepared} and {@link StreamConversion}.
  */
-public sealed interface Transcoder permits MessagesChatTranscoder {
+public sealed interface Transcoder permits MessagesChatTranscoder, ResponsesChatTranscoder, MessagesResponsesTranscoder {
     /** The transcoder for a mapping. */
     static Transcoder of(TranscodeMapping m) {
         return switch (m.route().direction()) {
             case MESSAGES_CHAT -> new MessagesChatTranscoder(m);
-            case RESPONSES_CHAT, MESSAGES_RESPONSES -> throw new shaper.config.ConfigException(
-                    "transcoding " + m.route().direction().label() + " is not available in this version");
+            case RESPONSES_CHAT -> new ResponsesChatTranscoder(m, java.time.Clock.systemUTC());
+            case MESSAGES_RESPONSES -> new MessagesResponsesTranscoder(m);
         };
     }
 
@@ -40,4 +40,12 @@ public sealed interface Transcoder permits MessagesChatTranscoder {
 
     /** The client-dialect error type for a status. */
     String errorType(int status);
+
+    /**
+     * Ends a client stream that was committed before any conversion started (queue or retry
+     * keepalives) with the dialect's one error event: Anthropic {@code error} by default.
+     */
+    default void earlyError(EventSink sink, String type, String message) {
+        sink.event("error", shaper.transcode.messages.MessagesErrors.event(type, message));
+    }
 }

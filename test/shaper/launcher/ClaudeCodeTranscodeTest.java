@@ -53,13 +53,25 @@ class ClaudeCodeTranscodeTest {
     @Test
     @Timeout(value = 12, unit = TimeUnit.MINUTES)
     void claudeCodeCompletesAPromptAndABashRoundTripThroughTheTranscoder() throws Exception {
+        roundTrip("/chat", "/chat/v1/chat/completions", "-transcode-messages-chat");
+    }
+
+    /** Issue "Transcoding II": the same through {@code -transcode-messages-responses} against the probe's Responses fixture. */
+    @Test
+    @Timeout(value = 12, unit = TimeUnit.MINUTES)
+    void claudeCodeCompletesAPromptAndABashRoundTripOnAResponsesUpstream() throws Exception {
+        roundTrip("/responses", "/responses/v1/responses", "-transcode-messages-responses", "-transcode-allow-loss", "tool_schema_strictness");
+    }
+
+    private void roundTrip(String fixture, String hits, String... transcodeFlags) throws Exception {
         Path claude = RealClaudeCode.install();
         ProbeConfig d = ProbeConfig.defaults(0);
         ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), REPLY, d.failures(), d.retryAfter(),
                 d.sseInterval(), d.slowDelay(), d.burstStatus()));
         int port = InProcessLaunch.freePort();
-        try (RunningShaper shaper = RunningShaper.start("-bind", "127.0.0.1:" + port, "-upstream", probe.uri("/chat").toString(),
-                "-transcode-messages-chat")) {
+        List<String> argv = new java.util.ArrayList<>(List.of("-bind", "127.0.0.1:" + port, "-upstream", probe.uri(fixture).toString()));
+        argv.addAll(List.of(transcodeFlags));
+        try (RunningShaper shaper = RunningShaper.start(argv.toArray(String[]::new))) {
             Map<String, String> env = LauncherScript.environment(Files.createDirectories(dir.resolve("home")),
                     Files.createDirectories(dir.resolve("tmp")));
             env.put("SHAPER_PORT", Integer.toString(port));
@@ -80,7 +92,7 @@ class ClaudeCodeTranscodeTest {
             assertEquals("tool said: transcoded-ok", bash.result().path("result").asText(), bash.stdout());
             assertTrue(bash.result().path("num_turns").asInt() >= 2, bash.stdout());
 
-            assertTrue(probe.stats().snapshot().hits("/chat/v1/chat/completions") >= 3, probe.stats().snapshot().hits().toString());
+            assertTrue(probe.stats().snapshot().hits(hits) >= 3, probe.stats().snapshot().hits().toString());
             RunningShaper.await("transcoded exchanges logged", Duration.ofSeconds(10),
                     () -> !shaper.logLines("path=/v1/messages status=200").isEmpty());
             assertTrue(shaper.logLines("[local_request_conversion_error]").isEmpty(), shaper.stdout());

@@ -129,7 +129,6 @@ class TranscodeFlagsTest {
         fails("-transcode-messages-chat and -transcode-messages-responses both map /v1/messages; enable only one",
                 "-transcode-messages-chat", "-transcode-messages-responses");
         fails("requires -transcode-allow-loss tool_schema_strictness", "-transcode-messages-responses");
-        fails("not available in this version", "-transcode-responses-chat");
     }
 
     @Test

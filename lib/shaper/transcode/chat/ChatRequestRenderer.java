@@ -14,6 +14,7 @@ import shaper.transcode.ConversionReport;
 import shaper.transcode.LossKey;
 import shaper.transcode.TranscodeMapping;
 import shaper.transcode.ir.Conversation;
+import shaper.transcode.ir.OutputFormat;
 import shaper.transcode.ir.Part;
 import shaper.transcode.ir.Reasoning;
 import shaper.transcode.ir.Role;
@@ -60,6 +61,7 @@ public final class ChatRequestRenderer {
         }
         tools(c, m, out, report);
         reasoning(c.reasoning(), m, out, report);
+        format(c.format(), m, out, report);
         if (c.stream()) {
             out.put("stream", true);
             out.putObject("stream_options").put("include_usage", true);
@@ -262,6 +264,32 @@ public final class ChatRequestRenderer {
                     out.put("reasoning_effort", e.effort());
                 } else {
                     report.loss(LossKey.REQUEST_REASONING, "reasoning.effort");
+                }
+            }
+        }
+    }
+
+    /** A structured-output format as {@code response_format}, under the {@code structured_outputs} capability. */
+    private static void format(OutputFormat f, TranscodeMapping m, ObjectNode out, ConversionReport report) {
+        if (f instanceof OutputFormat.Text) {
+            return;
+        }
+        if (!m.has(ChatCapability.STRUCTURED_OUTPUTS)) {
+            report.loss(LossKey.STRUCTURED_OUTPUT, "text.format");
+            return;
+        }
+        ObjectNode rf = out.putObject("response_format");
+        switch (f) {
+            case OutputFormat.Text t -> throw new IllegalStateException("handled above");
+            case OutputFormat.JsonObject j -> rf.put("type", "json_object");
+            case OutputFormat.JsonSchema s -> {
+                ObjectNode js = rf.put("type", "json_schema").putObject("json_schema").put("name", s.name());
+                if (s.description() != null) {
+                    js.put("description", s.description());
+                }
+                js.set("schema", s.schema());
+                if (s.strict() != null) {
+                    js.put("strict", s.strict());
                 }
             }
         }

@@ -17,11 +17,13 @@ import java.util.Objects;
  * @param stop           stop sequences, possibly empty
  * @param reasoning      the reasoning request
  * @param stream         whether the client wants a stream
+ * @param format         the requested answer shape ({@link OutputFormat.Text} when the dialect has none)
  */
 public record Conversation(String model, List<Turn> turns, List<ToolSpec> tools, ToolChoice toolChoice, Boolean parallelTools,
                            Integer maxTokens, Double temperature, Double topP, List<String> stop, Reasoning reasoning,
-                           boolean stream) {
+                           boolean stream, OutputFormat format) {
     public Conversation {
+        Objects.requireNonNull(format, "format");
         if (model == null || model.isEmpty()) {
             throw new IllegalArgumentException("model: empty (expected: non-empty)");
         }
@@ -29,5 +31,11 @@ public record Conversation(String model, List<Turn> turns, List<ToolSpec> tools,
         tools = List.copyOf(tools);
         stop = List.copyOf(stop);
         Objects.requireNonNull(reasoning, "reasoning");
+    }
+
+    /** A conversation in a dialect without output formats (free text). */
+    public Conversation(String model, List<Turn> turns, List<ToolSpec> tools, ToolChoice toolChoice, Boolean parallelTools,
+                        Integer maxTokens, Double temperature, Double topP, List<String> stop, Reasoning reasoning, boolean stream) {
+        this(model, turns, tools, toolChoice, parallelTools, maxTokens, temperature, topP, stop, reasoning, stream, new OutputFormat.Text());
     }
 }

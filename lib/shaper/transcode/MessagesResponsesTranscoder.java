@@ -1,0 +1,114 @@
+package shaper.transcode;
+
+import shaper.sse.SseFrame;
+import shaper.sse.SseFrameParser;
+import shaper.transcode.ir.Conversation;
+import shaper.transcode.ir.StreamEvent;
+import shaper.transcode.messages.MessagesErrors;
+import shaper.transcode.messages.MessagesRequestDecoder;
+import shaper.transcode.messages.MessagesResponseRenderer;
+import shaper.transcode.messages.MessagesStreamRenderer;
+import shaper.transcode.responses.ResponsesRequestRenderer;
+import shaper.transcode.responses.ResponsesResponseDecoder;
+import shaper.transcode.responses.ResponsesStreamDecoder;
+
+/**
+ * Anthropic Messages clients (Claude Code) on an OpenAI Responses upstream. The mapping must approve
+ * {@code tool_schema_strictness} (checked at startup): Messages tools cannot say how strict they are.
+ */
+final class MessagesResponsesTranscoder implements Transcoder {
+    private final TranscodeMapping mapping;
+    private final ReasoningDisposition reasoning;
+
+    MessagesResponsesTranscoder(TranscodeMapping mapping) {
+        this.mapping = mapping;
+        this.reasoning = ReasoningDisposition.of(mapping);
+    }
+
+    @Override
+    public TranscodeMapping mapping() {
+        return mapping;
+    }
+
+    @Override
+    public Prepared prepare(byte[] clientBody, String rawQuery) {
+        if (clientBody.length > mapping.limits().requestBytes()) {
+            throw new TranscodeException.TooLarge();
+        }
+        String query = ClientQuery.filter(rawQuery, mapping.allowedQuery());
+        ConversionReport report = new ConversionReport(mapping.policy());
+        Conversation c = MessagesRequestDecoder.decode(clientBody, report);
+        byte[] body = ResponsesRequestRenderer.render(c, mapping, report);
+        return new Prepared(body, mapping.route().upstreamPath(), query, c.stream(), c.model(), c.stop(), report);
+    }
+
+    @Override
+    public byte[] answer(byte[] upstreamBody, Prepared p) {
+        return MessagesResponseRenderer.render(ResponsesResponseDecoder.decode(upstreamBody, p.report()), p.clientModel(), reasoning,
+                p.report());
+    }
+
+    @Override
+    public StreamConversion stream(EventSink sink, Prepared p) {
+        return new Session(sink, p);
+    }
+
+    @Override
+    public byte[] error(UpstreamError e) {
+        return MessagesErrors.body(e);
+    }
+
+    @Override
+    public byte[] error(TranscodeException e) {
+        return MessagesErrors.body(e);
+    }
+
+    @Override
+    public String errorType(int status) {
+        return MessagesErrors.typeFor(status);
+    }
+
+    /** Responses SSE bytes through the frame parser, the event decoder and the Messages lifecycle. */
+    private final class Session implements StreamConversion {
+        private final SseFrameParser parser = new SseFrameParser();
+        private final ResponsesStreamDecoder decoder;
+        private final MessagesStreamRenderer renderer;
+        private final EventSink sink;
+
+        Session(EventSink sink, Prepared p) {
+            this.sink = sink;
+            this.decoder = new ResponsesStreamDecoder(p.report());
+            this.renderer = new MessagesStreamRenderer(sink, p.clientModel(), reasoning, p.report(), mapping.limits());
+        }
+
+        @Override
+        public void feed(byte[] bytes, int off, int len) {
+            for (SseFrame frame : parser.feed(bytes, off, len)) {
+                for (StreamEvent e : decoder.decode(frame)) {
+                    renderer.accept(e);
+                }
+            }
+            if (parser.consumedBytes() - parser.completedBytes() > mapping.limits().sseFrameBytes()) {
+                throw new TranscodeException.UpstreamWire("upstream SSE frame exceeds " + mapping.limits().sseFrameBytes() + " bytes");
+            }
+            renderer.flushed();
+        }
+
+        @Override
+        public void end() {
+            parser.finish().ifPresent(frame -> decoder.decode(frame).forEach(renderer::accept));
+            renderer.endOfStream();
+            sink.flush();
+        }
+
+        @Override
+        public void fail(String type, String message) {
+            renderer.fail(type, message);
+        }
+
+        @Override
+        public boolean started() {
+            return renderer.started() || renderer.terminated();
+        }
+    }
+}

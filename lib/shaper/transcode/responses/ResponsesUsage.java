@@ -1,0 +1,105 @@
+package shaper.transcode.responses;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import shaper.transcode.ConversionReport;
+import shaper.transcode.JsonFields;
+import shaper.transcode.LossKey;
+import shaper.transcode.ir.Usage;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Canonical usage to and from a Responses {@code usage} object. Responses counts cached tokens
+ * inside {@code input_tokens} ({@code input_tokens_details.cached_tokens} is a part of it) while the
+ * IR keeps them apart, so nothing is counted twice either way. Unknown usage is rendered as
+ * {@code usage: null} and an unknown breakdown by leaving its details object out, never an
+ * invented zero; each is a loss decision.
+ */
+public final class ResponsesUsage {
+    private static final JsonFields F = JsonFields.UPSTREAM;
+
+    private ResponsesUsage() {
+    }
+
+    /** Writes {@code usage} into a response object. */
+    static void write(ObjectNode response, Usage u, ConversionReport report) {
+        if (u.unknown()) {
+            report.loss(LossKey.USAGE_UNKNOWN, "usage");
+            response.putNull("usage");
+            return;
+        }
+        if (u.input() == null || u.output() == null) {
+            report.loss(LossKey.USAGE_UNKNOWN, u.input() == null ? "usage.input_tokens" : "usage.output_tokens");
+        }
+        long cached = u.cacheRead() == null ? 0 : u.cacheRead();
+        long input = (u.input() == null ? 0 : u.input()) + cached;
+        long output = u.output() == null ? 0 : u.output();
+        ObjectNode usage = response.putObject("usage").put("input_tokens", input);
+        if (u.cacheRead() == null) {
+            report.loss(LossKey.USAGE_CACHE_READ_UNKNOWN, "usage.input_tokens_details.cached_tokens");
+        } else {
+            usage.putObject("input_tokens_details").put("cached_tokens", u.cacheRead());
+        }
+        usage.put("output_tokens", output);
+        if (u.reasoning() == null) {
+            report.loss(LossKey.USAGE_REASONING_UNKNOWN, "usage.output_tokens_details.reasoning_tokens");
+        } else {
+            usage.putObject("output_tokens_details").put("reasoning_tokens", u.reasoning());
+        }
+        usage.put("total_tokens", input + output);
+    }
+
+    /** Reads an upstream Responses {@code usage}; {@link Usage#UNKNOWN} when absent. */
+    public static Usage decode(JsonNode usage, ConversionReport report) {
+        if (usage == null || usage.isNull()) {
+            return Usage.UNKNOWN;
+        }
+        F.object(usage, "usage");
+        Long input = count(usage, "input_tokens", "usage", report);
+        Long output = count(usage, "output_tokens", "usage", report);
+        Long total = count(usage, "total_tokens", "usage", report);
+        if (total != null) {
+            if (input == null && output == null) {
+                throw F.fail("usage: total_tokens without input_tokens and output_tokens");
+            }
+            if (input == null || output == null) {
+                report.note(LossKey.USAGE_TOTAL_DERIVED, "usage");
+                if (input == null) {
+                    input = Math.max(0, total - output);
+                } else {
+                    output = Math.max(0, total - input);
+                }
+            } else if (total != input + output) {
+                report.note(LossKey.USAGE_TOTAL_MISMATCH, "usage.total_tokens");
+            }
+        }
+        Long cached = detail(usage, "input_tokens_details", "cached_tokens", report);
+        Long reasoning = detail(usage, "output_tokens_details", "reasoning_tokens", report);
+        if (cached != null && input != null) {
+            if (cached > input) {
+                report.note(LossKey.USAGE_CACHE_EXCEEDS_INPUT, "usage.input_tokens_details.cached_tokens");
+                cached = input;
+            }
+            input = input - cached;
+        }
+        return new Usage(input, output, cached, null, reasoning);
+    }
+
+    private static Long detail(JsonNode usage, String object, String name, ConversionReport report) {
+        JsonNode d = usage.get(object);
+        if (d == null || d.isNull()) {
+            return null;
+        }
+        return count(F.object(d, "usage." + object), name, "usage." + object, report);
+    }
+
+    private static Long count(JsonNode node, String name, String path, ConversionReport report) {
+        Long v = F.optLong(node, name, path);
+        if (v != null && v < 0) {
+            report.note(LossKey.USAGE_NEGATIVE_COUNTS, path + "." + name);
+            return 0L;
+        }
+        return v;
+    }
+}
