@@ -5,12 +5,14 @@
 # (bench/FakeUpstream.java), the proxy (Shaper.java) and nginx (1 worker, keepalive upstream) in
 # front of that same upstream. Measures RPS and p50/p99 with wrk, per-event SSE delay with
 # bench/SseProbe.java, and the proxy JVM's RSS; prints the report and writes BENCHMARKS.md.
-# Two sections start proxies of their own: admission (limited vs passthrough route in one
-# process) and queue10k (10,000 clients queued behind a limit of 4, bench/QueueFlood.java).
+# Several sections start proxies of their own, among them admission (limited vs passthrough route in one
+# process), observe (metrics on vs off), queue10k (10,000 clients queued behind a limit of 4, bench/QueueFlood.java) and
+# cluster (a redis-server of its own; Redis-backed vs in-process admission, and a burst over two
+# instances sharing one limit).
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -33,6 +35,8 @@
 #                          BENCH_QUEUE_STALL seconds without a new answer before it gives up (30),
 #                          BENCH_QUEUE_JAVA_OPTIONS extra JVM flags for that proxy only, appended
 #                          after Shaper.java's own (e.g. "-Xmx512m"; default none)
+#   BENCH_CLUSTER_CONNECTIONS  wrk concurrencies of the cluster overhead rows ("1 16"), BENCH_CLUSTER_BURST
+#                          wrk connections per instance in the cluster burst (32)
 #   BENCH_OBSERVE_ON_FLAGS extra flags of the observability section's "on" proxy, appended to its
 #                          -metrics-bind (default "-tui", run under tmux; "" for metrics only); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
 #   BENCH_STRICT=1         exit 1 when a target fails (default: exit 0 once the measurements ran)
@@ -61,7 +65,7 @@ DURATION=${BENCH_DURATION:-$dd}
 CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -80,6 +84,8 @@ QUEUE_DELAY=${BENCH_QUEUE_DELAY:-5ms}
 QUEUE_GAP=${BENCH_QUEUE_GAP:-1ms}
 QUEUE_TIMEOUT=${BENCH_QUEUE_TIMEOUT:-300}
 QUEUE_STALL=${BENCH_QUEUE_STALL:-30}
+CL_CONNECTIONS=${BENCH_CLUSTER_CONNECTIONS:-"1 16"}
+CL_BURST=${BENCH_CLUSTER_BURST:-32}
 QUEUE_JAVA_OPTIONS=${BENCH_QUEUE_JAVA_OPTIONS:-}
 
 declare -A M=()   # measurements: M[http.proxy.16.rps], M[sse.direct.p99_us], M[rss.idle.kb] ...
@@ -97,6 +103,10 @@ target_url() {
     proxy) echo "http://127.0.0.1:$PROXY_PORT" ;;
     admission) echo "http://127.0.0.1:$ADM_PORT" ;;
     queue) echo "http://127.0.0.1:$QPROXY_PORT" ;;
+    cluster-local) echo "http://127.0.0.1:$CL_LOCAL_PORT" ;;
+    cluster-redis) echo "http://127.0.0.1:$CL_REDIS_PORT" ;;
+    burst1) echo "http://127.0.0.1:$CL_B1_PORT" ;;
+    burst2) echo "http://127.0.0.1:$CL_B2_PORT" ;;
     obs-off) echo "http://127.0.0.1:$OBS_OFF_PORT" ;;
     obs-on) echo "http://127.0.0.1:$OBS_ON_PORT" ;;
     transcode) echo "http://127.0.0.1:$TC_PORT" ;;
@@ -112,6 +122,10 @@ target_pids() {
     proxy) echo "$PROXY_PID" ;;
     admission) echo "$ADM_PID" ;;
     queue) echo "$QPROXY_PID" ;;
+    cluster-local) echo "$CL_LOCAL_PID" ;;
+    cluster-redis) echo "$CL_REDIS_PID" ;;
+    burst1) echo "$CL_B1_PID" ;;
+    burst2) echo "$CL_B2_PID" ;;
     obs-off) echo "$OBS_OFF_PID" ;;
     obs-on) echo "$OBS_ON_PID" ;;
     transcode) echo "$TC_PID" ;;
@@ -472,6 +486,124 @@ rss_of() {
   kb=$(proc_kb "$1" VmRSS); hwm=$(proc_kb "$1" VmHWM)
   [ -n "$kb" ] || return 0
   RSS_ROWS+=("| $2 | $(fmt_mb "$kb") | $(fmt_mb "$hwm") |")
+}
+
+# --- cluster mode --------------------------------------------------------------------------
+# A redis-server of its own; two proxies in front of the main upstream, identical but for
+# -limiter-backend (in-process vs Redis), loaded in alternating order on a limited route wide
+# enough that nobody waits: the difference is what the Redis round trips add per request. Then
+# two Redis-backed instances sharing -concurrency 2 take a burst together in front of an upstream
+# of their own, which reports its peak in-flight count.
+section_cluster() {
+  local limit=64 rport rpid up_started l_started r_started b1_started b2_started c round order kind line rps p50 p99 errs
+  ensure_tools redis-server:redis-server
+  rport=$(free_port) || die "no free port"
+  redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --dir "$TMP" >"$RES/cluster-redis.log" 2>&1 &
+  rpid=$!
+  own "$rpid"
+  local i
+  for ((i = 0; i < 100; i++)); do
+    [ "$(redis-cli -p "$rport" ping 2>/dev/null)" = PONG ] && break
+    alive "$rpid" || die "redis-server exited: $(tail -3 "$RES/cluster-redis.log")"
+    sleep 0.1
+  done
+  local redis="redis://127.0.0.1:$rport"
+  log "cluster: redis-server pid $rpid on 127.0.0.1:$rport"
+  launch_proxy cluster-local "$(target_url direct)" /dev/null -limit "GET /limited/1k:$limit" -release-cooldown 0
+  CL_LOCAL_PORT=$LAUNCHED_PORT CL_LOCAL_PID=$LAUNCHED_PID l_started=$LAUNCHED_STARTED
+  launch_proxy cluster-redis "$(target_url direct)" "$RES/cluster-redis-proxy.log" -limit "GET /limited/1k:$limit" \
+    -release-cooldown 0 -limiter-backend "$redis" -limiter-namespace bench-overhead
+  CL_REDIS_PORT=$LAUNCHED_PORT CL_REDIS_PID=$LAUNCHED_PID r_started=$LAUNCHED_STARTED
+  for kind in local redis; do
+    wrk_run "cluster-warmup-$kind" "cluster-$kind" 16 "$ADM_WARMUP" /limited/1k >/dev/null || log "cluster: warm-up of $kind failed"
+  done
+  md "## Cluster mode: admission through Redis vs in-process" "" \
+    "Two proxy processes, started for this section, identical but for \`-limiter-backend redis://127.0.0.1:PORT\` (a \`redis-server\` of this run, no persistence): \`-limit 'GET /limited/1k:$limit' -release-cooldown 0\`." \
+    "\`GET /limited/1k\` takes and returns a slot ($limit slots: nobody waits), so the difference is the cost of the lease scripts (acquire, release) per request." \
+    "wrk, ${DURATION}s per run, after ${ADM_WARMUP}s of warm-up each; rounds alternate the order (ABBA). Redis shares the cores with everything else." "" \
+    "| c | round | limiter | RPS | p50 | p99 | CPU/req (proxy) | errors |" "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"
+  for c in $CL_CONNECTIONS; do
+    for ((round = 1; round <= ADM_ROUNDS; round++)); do
+      if ((round % 2 == 1)); then order="local redis"; else order="redis local"; fi
+      for kind in $order; do
+        log "cluster: c=$c round $round $kind for ${DURATION}s"
+        if ! line=$(wrk_run "cluster-$kind-c$c-r$round" "cluster-$kind" "$c" "$DURATION" /limited/1k); then
+          md "| $c | $round | $kind | failed | | | | |"
+          continue
+        fi
+        rps=$(kv rps "$line"); p50=$(kv p50_us "$line"); p99=$(kv p99_us "$line")
+        errs=$(($(kv socket_errors "$line") + $(kv non2xx "$line")))
+        M[cl.$c.$kind.n]=$((${M[cl.$c.$kind.n]:-0} + 1))
+        M[cl.$c.$kind.p50_us]=$((${M[cl.$c.$kind.p50_us]:-0} + p50))
+        M[cl.$c.$kind.p99_us]=$((${M[cl.$c.$kind.p99_us]:-0} + p99))
+        M[cl.errors]=$((${M[cl.errors]:-0} + errs))
+        md "| $c | $round | $kind | $(fmt_rps "$rps") | $(fmt_us "$p50") | $(fmt_us "$p99") | $(fmt_us "$(kv cpu_us_per_req "$line")") | $errs |"
+        log "cluster: c=$c $kind rps=$(fmt_rps "$rps") p50=$(fmt_us "$p50") p99=$(fmt_us "$p99") errors=$errs"
+      done
+    done
+  done
+  md ""
+  rss_of "$CL_REDIS_PID" "Redis-backed proxy after load"
+  stop_pid "$l_started"; stop_pid "$r_started"
+  CL_LOCAL_PID="" CL_REDIS_PID=""
+  local first_c added50="" a50 a99 n_l n_r
+  first_c=${CL_CONNECTIONS%% *}
+  for c in $CL_CONNECTIONS; do
+    n_l=${M[cl.$c.local.n]:-0} n_r=${M[cl.$c.redis.n]:-0}
+    if [ "$n_l" = 0 ] || [ "$n_r" = 0 ]; then md "- c=$c: not measured (a limiter has no successful run)"; continue; fi
+    a50=$(( ${M[cl.$c.redis.p50_us]} / n_r - ${M[cl.$c.local.p50_us]} / n_l ))
+    a99=$(( ${M[cl.$c.redis.p99_us]} / n_r - ${M[cl.$c.local.p99_us]} / n_l ))
+    md "- c=$c: added by the Redis backend (mean redis − mean local): p50 **$(fmt_us "$a50")**, p99 **$(fmt_us "$a99")**"
+    [ "$c" = "$first_c" ] && added50=$a50
+  done
+  md ""
+  if [ -n "$added50" ]; then
+    check "cluster admission overhead, c=$first_c (Redis − in-process p50)" "≤ 1 ms; no errors" \
+      "$(fmt_us "$added50"), ${M[cl.errors]:-0} errors" "$(passfail "$added50 <= 1000 && ${M[cl.errors]:-0} == 0")"
+  else
+    check "cluster admission overhead (Redis − in-process p50)" "≤ 1 ms" "not measured" "n/a"
+  fi
+
+  # The burst: two instances, one shared limit of 2.
+  launch_upstream "$RES/cluster-burst-upstream.log"
+  local bport=$LAUNCHED_PORT
+  up_started=$LAUNCHED_PID
+  local bflags=(-limit-all=true -concurrency 2 -release-cooldown 0 -queue-timeout 60s -limiter-backend "$redis" -limiter-namespace bench-burst)
+  # Reference: one in-process instance with the same limit takes both bursts' connections alone.
+  launch_proxy cluster-burst-ref "http://127.0.0.1:$bport" /dev/null "${bflags[@]:0:7}"
+  CL_B1_PORT=$LAUNCHED_PORT CL_B1_PID=$LAUNCHED_PID b1_started=$LAUNCHED_STARTED
+  local ref_line ref_rps=""
+  if ref_line=$(wrk_run cluster-burst-ref burst1 "$((CL_BURST * 2))" "$DURATION" "/1k?delay=2ms"); then
+    ref_rps=$(kv rps "$ref_line")
+  fi
+  stop_pid "$b1_started"
+  launch_proxy cluster-burst1 "http://127.0.0.1:$bport" /dev/null "${bflags[@]}"
+  CL_B1_PORT=$LAUNCHED_PORT CL_B1_PID=$LAUNCHED_PID b1_started=$LAUNCHED_STARTED
+  launch_proxy cluster-burst2 "http://127.0.0.1:$bport" /dev/null "${bflags[@]}"
+  CL_B2_PORT=$LAUNCHED_PORT CL_B2_PID=$LAUNCHED_PID b2_started=$LAUNCHED_STARTED
+  log "cluster: burst of $CL_BURST connections on each of two instances, shared -concurrency 2, ${DURATION}s"
+  local out1="$RES/cluster-burst1.txt" out2="$RES/cluster-burst2.txt" w1 w2
+  wrk_run cluster-burst burst1 "$CL_BURST" "$DURATION" "/1k?delay=2ms" >"$out1" & w1=$!
+  wrk_run cluster-burst burst2 "$CL_BURST" "$DURATION" "/1k?delay=2ms" >"$out2" & w2=$!
+  wait "$w1"; wait "$w2"
+  local stats peak total=0 berrs=0 f brps=0
+  stats=$(curl -fs --max-time 2 "http://127.0.0.1:$bport/__stats")
+  peak=$(printf '%s' "$stats" | sed -n 's/.*inflight_peak=\([0-9]*\).*/\1/p')
+  for f in "$out1" "$out2"; do
+    line=$(cat "$f")
+    [ -n "$line" ] || { berrs=$((berrs + 1)); continue; }
+    total=$((total + $(kv requests "$line")))
+    brps=$(calc "$brps + $(kv rps "$line")" 1)
+    berrs=$((berrs + $(kv socket_errors "$line") + $(kv non2xx "$line")))
+  done
+  md "### Burst across two instances sharing a limit of 2" "" \
+    "Two Redis-backed proxies with \`-limit-all -concurrency 2 -release-cooldown 0\` and one namespace, each loaded by wrk with $CL_BURST connections at once for ${DURATION}s (\`/1k?delay=2ms\`), in front of an upstream of their own that records its peak in-flight count." "" \
+    "- requests answered: $total ($(fmt_rps "$brps") RPS together; one in-process instance with the same limit and $((CL_BURST * 2)) connections: $([ -n "$ref_rps" ] && echo "$(fmt_rps "$ref_rps") RPS" || echo "not measured")); errors: $berrs" \
+    "- upstream peak in flight: **${peak:-unknown}** (shared limit 2; in-process limiters would allow 4)" ""
+  check "cluster burst: upstream peak in flight (2 instances, shared limit 2)" "≤ 2; no errors" \
+    "${peak:-unknown}, $total requests, $berrs errors" "$(passfail "${peak:-99} <= 2 && $berrs == 0")"
+  stop_pid "$b1_started"; stop_pid "$b2_started"; stop_pid "$up_started"; stop_pid "$rpid"
+  CL_B1_PID="" CL_B2_PID=""
 }
 
 # --- cost of observability ------------------------------------------------------------------

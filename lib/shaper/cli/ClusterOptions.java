@@ -26,6 +26,10 @@ public final class ClusterOptions {
             description = "Lifetime of a permit in Redis without renewal: how long a crashed instance's slots stay taken (default ${DEFAULT-VALUE})")
     Duration lease;
 
+    @Option(names = {"-limiter-redis-timeout", "--limiter-redis-timeout"}, paramLabel = "DURATION", defaultValue = "2s",
+            description = "A Redis call slower than this counts as Redis unreachable: the fallback takes over (default ${DEFAULT-VALUE})")
+    Duration timeout;
+
     ClusterConfig toConfig() {
         URI uri = null;
         if (backend != null) {
@@ -35,6 +39,6 @@ public final class ClusterOptions {
                 throw new ConfigException("-limiter-backend: not a URL: " + e.getReason());
             }
         }
-        return new ClusterConfig(uri, namespace, RedisFallback.parse(fallback), lease);
+        return new ClusterConfig(uri, namespace, RedisFallback.parse(fallback), lease, timeout);
     }
 }

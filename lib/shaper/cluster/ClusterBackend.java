@@ -15,9 +15,6 @@ import shaper.limit.TimeSource;
  * closing it closes the link (permits still held expire in Redis after the lease).
  */
 public final class ClusterBackend implements LimiterFactory, AutoCloseable {
-    /** A Redis call slower than this counts as Redis being unreachable. */
-    static final Duration CALL_TIMEOUT = Duration.ofSeconds(1);
-
     private final ClusterConfig config;
     private final String namespace;
     private final RedisLink link;
@@ -43,8 +40,7 @@ public final class ClusterBackend implements LimiterFactory, AutoCloseable {
             throw new IllegalArgumentException("no -limiter-backend configured");
         }
         String ns = config.namespaceFor(upstream);
-        Duration timeout = CALL_TIMEOUT.compareTo(config.lease().dividedBy(4)) < 0 ? CALL_TIMEOUT : config.lease().dividedBy(4);
-        RedisLink link = new RedisLink(RedisEndpoint.of(config.backend()), ns, config.fallback(), timeout,
+        RedisLink link = new RedisLink(RedisEndpoint.of(config.backend()), ns, config.fallback(), config.timeout(),
                 env.apply(RedisEndpoint.PASSWORD_ENV), log);
         return new ClusterBackend(config, ns, link, time);
     }
@@ -67,7 +63,7 @@ public final class ClusterBackend implements LimiterFactory, AutoCloseable {
     /** One startup line: where the limits live, never a password. */
     public String describe() {
         return "limits shared through " + link.snapshot().endpoint() + " namespace=" + namespace + " lease="
-                + shaper.config.GoDuration.format(config.lease()) + " fallback=" + config.fallback().name().toLowerCase();
+                + shaper.config.GoDuration.format(config.lease()) + " timeout=" + shaper.config.GoDuration.format(config.timeout()) + " fallback=" + config.fallback().name().toLowerCase();
     }
 
     @Override

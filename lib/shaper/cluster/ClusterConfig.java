@@ -16,18 +16,25 @@ import shaper.config.GoDuration;
  * @param fallback  behaviour while Redis is unreachable ({@code -limiter-redis-fallback}, default {@code local})
  * @param lease     how long a permit lives in Redis without renewal ({@code -limiter-lease}, default 15s):
  *                  the longest a crashed instance's slots stay taken; renewed every third of it
+ * @param timeout   a Redis call slower than this counts as Redis being unreachable ({@code -limiter-redis-timeout}, default 2s)
  */
-public record ClusterConfig(URI backend, String namespace, RedisFallback fallback, Duration lease) {
+public record ClusterConfig(URI backend, String namespace, RedisFallback fallback, Duration lease, Duration timeout) {
     /** The default lease. */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(15);
     /** Shortest lease accepted: renewals every third of it must fit in a loaded machine's scheduling jitter. */
     public static final Duration MIN_LEASE = Duration.ofMillis(600);
+    /** The default call timeout: long enough for a loaded machine's scheduling stalls, short enough to fall back soon. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
     /** Every limiter in this process, no Redis. */
-    public static final ClusterConfig IN_PROCESS = new ClusterConfig(null, null, RedisFallback.LOCAL, DEFAULT_LEASE);
+    public static final ClusterConfig IN_PROCESS = new ClusterConfig(null, null, RedisFallback.LOCAL, DEFAULT_LEASE, DEFAULT_TIMEOUT);
 
     public ClusterConfig {
         Objects.requireNonNull(fallback, "fallback");
         Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.toMillis() < 1 || timeout.toMillis() > Integer.MAX_VALUE) {
+            throw new ConfigException("-limiter-redis-timeout must be >= 1ms, got " + GoDuration.format(timeout));
+        }
         if (lease.compareTo(MIN_LEASE) < 0) {
             throw new ConfigException("-limiter-lease must be >= " + GoDuration.format(MIN_LEASE) + ", got " + GoDuration.format(lease));
         }

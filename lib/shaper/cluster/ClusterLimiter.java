@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -45,16 +44,15 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private final Duration headroomWindow;
     private final Duration lease;
     private final RedisLink link;
-    private final TimeSource time;
     private final FifoLimiter local;
     private final String baseKey;
     private final List<String> keys;
     private final List<String> common;
     private final Map<String, ClusterTicket> queued = new ConcurrentHashMap<>();
-    private final Set<ClusterPermit> live = ConcurrentHashMap.newKeySet();
+    private final Map<String, ClusterPermit> live = new ConcurrentHashMap<>();
+    private final Object grantLock = new Object();
     private final AtomicLong arrivals = new AtomicLong();
-    private final Object pumpLock = new Object();
-    private long pumpAt; // guarded by pumpLock: nanoTime of the pending queue pump, 0 = none
+    private final LeaseTimers timers;
 
     ClusterLimiter(String namespace, String key, String name, int limit, Duration releaseCooldown, Duration headroomWindow,
                    Duration lease, RedisLink link, TimeSource time) {
@@ -64,15 +62,15 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         this.headroomWindow = headroomWindow;
         this.lease = lease;
         this.link = link;
-        this.time = time;
         this.local = new FifoLimiter(name, limit, releaseCooldown, headroomWindow, time);
         this.baseKey = namespace + ":" + key;
         this.keys = List.of(baseKey + ":p", baseKey + ":c", baseKey + ":q", baseKey + ":ql", baseKey + ":qa",
                 baseKey + ":seq", baseKey + ":h");
         this.common = List.of(Integer.toString(limit), Long.toString(releaseCooldown.toMillis()), Long.toString(lease.toMillis()),
                 link.channelPrefix(), headroomWindow.isZero() ? "0" : "1");
+        this.timers = new LeaseTimers(time, link::closed);
         link.register(baseKey, this);
-        scheduleRenewal();
+        timers.every(lease.dividedBy(3), "shaper-cluster-renew", this::renew);
     }
 
     @Override
@@ -95,7 +93,9 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         try {
             r = (List<?>) link.eval(LeaseScripts.ENQUEUE, keys, args(id, Integer.toString(maxDepth), "queue"));
         } catch (RedisUnavailable e) {
-            queued.remove(id);
+            if (queued.remove(id) == null) {
+                return ticket; // the link-down listener already moved it to the fallback (or failed it)
+            }
             return fallbackEnqueue(maxDepth);
         }
         long code = (Long) r.get(0);
@@ -191,7 +191,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     private ClusterPermit newPermit(String id, Permit localPermit) {
         ClusterPermit p = new ClusterPermit(this, id, localPermit);
-        live.add(p);
+        live.put(id, p);
         return p;
     }
 
@@ -213,7 +213,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
             });
         }
         if (link.fallback() == RedisFallback.LOCAL) {
-            live.forEach(p -> p.countLocally(local));
+            live.values().forEach(p -> p.countLocally(local));
         }
     }
 
@@ -224,16 +224,26 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     // ---- Redis side of tickets and permits ----
 
+    /**
+     * A grant arrived, pushed or reported by a renewal (both may report the same one: the lock and
+     * the live map make the second a no-op). A grant for a ticket that no longer waits goes back unused.
+     */
     @Override
     public void granted(String ticketId) {
-        ClusterTicket t = queued.remove(ticketId);
-        ClusterPermit p = new ClusterPermit(this, ticketId, null);
-        if (t != null) {
-            live.add(p);
-            if (t.granted(p)) {
+        ClusterPermit p;
+        synchronized (grantLock) {
+            if (live.containsKey(ticketId)) {
                 return;
             }
-            live.remove(p);
+            ClusterTicket t = queued.remove(ticketId);
+            p = new ClusterPermit(this, ticketId, null);
+            if (t != null) {
+                live.put(ticketId, p);
+                if (t.granted(p)) {
+                    return;
+                }
+                live.remove(ticketId);
+            }
         }
         returnUnused(p);
     }
@@ -251,21 +261,27 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     /** A granted slot nobody claimed: back to Redis without cooldown. */
     void returnUnused(Permit p) {
         ClusterPermit cp = (ClusterPermit) p;
-        live.remove(cp);
-        try {
-            link.eval(LeaseScripts.RELEASE, keys, args(cp.id(), "0", "1"));
-        } catch (RedisUnavailable e) {
-            // its lease runs out in Redis
-        }
+        live.remove(cp.id());
+        inBackground(() -> {
+            try {
+                link.eval(LeaseScripts.RELEASE, keys, args(cp.id(), "0", "1"));
+            } catch (RedisUnavailable e) {
+                // its lease runs out in Redis
+            }
+        });
     }
 
-    /** Called once per permit by {@link ClusterPermit#releaseAfter}. */
+    /**
+     * Called once per permit by {@link ClusterPermit#releaseAfter}. The Redis side runs on its own
+     * virtual thread, so a release never blocks (the {@link Permit} contract): the request thread,
+     * which may serve the connection's next request, does not wait for the round trip.
+     */
     void released(ClusterPermit p, Duration hold) {
-        live.remove(p);
-        sendRelease(p);
+        live.remove(p.id());
+        inBackground(() -> sendRelease(p));
         Duration back = hold.plus(releaseCooldown);
         if (back.isPositive()) {
-            pumpAfter(back.plusMillis(1)); // the slot returns then: grant it, wherever the waiter is
+            pumpAfter(back.plusMillis(1));
         }
     }
 
@@ -286,7 +302,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         if (!link.up()) {
             return;
         }
-        List<ClusterPermit> permits = new ArrayList<>(live);
+        List<ClusterPermit> permits = new ArrayList<>(live.values());
         List<ClusterTicket> tickets = new ArrayList<>(queued.values());
         if (permits.isEmpty() && tickets.isEmpty()) {
             return;
@@ -319,40 +335,16 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         }
     }
 
-    private void scheduleRenewal() {
-        time.schedule(lease.dividedBy(3), () -> Thread.ofVirtual().name("shaper-cluster-renew").start(() -> {
-            try {
-                renew();
-            } finally {
-                scheduleRenewal();
-            }
-        }));
-    }
-
     /** Grants due slots at the next expiry Redis reported, while this instance has tickets queued. */
     private void schedulePump(long delayMs) {
-        if (delayMs <= 0 || queued.isEmpty()) {
-            return;
+        if (delayMs > 0 && !queued.isEmpty()) {
+            timers.earliest(Duration.ofMillis(delayMs), "shaper-cluster-pump", this::pump);
         }
-        long at = time.nanoTime() + Duration.ofMillis(delayMs).toNanos();
-        synchronized (pumpLock) {
-            if (pumpAt != 0 && pumpAt - at <= 0 && pumpAt - time.nanoTime() > 0) {
-                return;
-            }
-            pumpAt = at;
-        }
-        time.schedule(Duration.ofMillis(delayMs), () -> Thread.ofVirtual().name("shaper-cluster-pump").start(() -> {
-            synchronized (pumpLock) {
-                if (pumpAt == at) {
-                    pumpAt = 0;
-                }
-            }
-            pump();
-        }));
     }
 
+    /** A slot returns after {@code delay} (a hold, a cooldown, a headroom window): grant it, wherever its waiter is. */
     private void pumpAfter(Duration delay) {
-        time.schedule(delay, () -> Thread.ofVirtual().name("shaper-cluster-pump").start(this::pump));
+        timers.later(delay, "shaper-cluster-pump", this::pump);
     }
 
     private void pump() {
@@ -361,6 +353,10 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         } catch (RedisUnavailable e) {
             // the link is down now
         }
+    }
+
+    private static void inBackground(Runnable redisCall) {
+        Thread.ofVirtual().name("shaper-cluster-release").start(redisCall);
     }
 
     private List<String> args(String... extra) {

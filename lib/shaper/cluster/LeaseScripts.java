@@ -109,7 +109,8 @@ final class LeaseScripts {
     /**
      * ARGV[6] id, ARGV[7] hold ms, ARGV[8] {@code 1} when the slot was never used. A hold keeps the
      * permit in {@code p} until now + hold (then it cools like any ended permit); an unused slot
-     * skips the cooldown. Returns the next event in ms.
+     * skips the cooldown. Returns nothing: the releasing instance schedules its own pump for when
+     * the slot comes back (hold + cooldown).
      */
     static final String RELEASE = PRELUDE + """
             local id, hold, unused = ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1'
@@ -121,7 +122,7 @@ final class LeaseScripts {
               redis.call('ZADD', C, now + cooldown, id)
             end
             pump()
-            return nextEvent()
+            return 0
             """;
 
     /**

@@ -265,9 +265,15 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
+    /** Whether {@link #close()} was called. */
+    boolean closed() {
+        return !running;
+    }
+
     @Override
     public void close() {
         running = false;
+        up.set(false);
         Jedis sub = subscriberConnection;
         if (sub != null) {
             try {

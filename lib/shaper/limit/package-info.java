@@ -2,7 +2,9 @@
  * Concurrency limiting: a {@link shaper.limit.Limiter} bounds how many requests hold a slot at
  * once and queues the rest. Route, group, default-pool, global and large-request limits are all
  * limiters; {@link shaper.limit.FifoLimiter} is the in-process implementation, taking time from
- * an injected {@link shaper.limit.TimeSource}.
+ * an injected {@link shaper.limit.TimeSource}. {@code shaper.cluster} implements the same
+ * contract with slots shared through Redis; only it throws
+ * {@link shaper.limit.LimiterUnavailableException}.
  *
  * <h2>Admission</h2>
  * <pre>

@@ -2,9 +2,12 @@ package shaper.metrics;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 import shaper.admission.ProviderLimiters;
 import shaper.breaker.CircuitBreaker;
+import shaper.cluster.LinkSnapshot;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.Journal;
 
@@ -14,9 +17,10 @@ import shaper.observe.Journal;
  *
  * @param name     the {@code provider} label value
  * @param limits   the provider's {@code -limit} patterns, for the per-route labels
+ * @param limiterBackend the cluster link's state at scrape time; empty when the limiters are in-process
  */
 public record ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
-                           ExchangeCounters counters) {
+                           ExchangeCounters counters, Supplier<Optional<LinkSnapshot>> limiterBackend) {
     public ProviderView {
         Objects.requireNonNull(name, "name");
         limits = List.copyOf(limits);
@@ -24,5 +28,12 @@ public record ProviderView(String name, List<String> limits, ProviderLimiters li
         Objects.requireNonNull(breaker, "breaker");
         Objects.requireNonNull(journal, "journal");
         Objects.requireNonNull(counters, "counters");
+        Objects.requireNonNull(limiterBackend, "limiterBackend");
+    }
+
+    /** A provider whose limiters are in-process. */
+    public ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
+                        ExchangeCounters counters) {
+        this(name, limits, limiters, breaker, journal, counters, Optional::empty);
     }
 }

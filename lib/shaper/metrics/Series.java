@@ -31,6 +31,10 @@ public enum Series {
             "Time the proxy added: arrival to upstream request sent, plus upstream headers to client headers, queue excluded"),
     TIME_TO_FIRST_BYTE("shaper_time_to_first_byte_seconds", Type.HISTOGRAM, List.of(), "Arrival to the client's response headers"),
     EXCHANGE_DURATION("shaper_exchange_duration_seconds", Type.HISTOGRAM, List.of(), "Arrival to the end of the exchange"),
+    LIMITER_BACKEND_UP("shaper_limiter_backend_up", Type.GAUGE, List.of(),
+            "1 while the provider's limits are shared through Redis, 0 while its fallback is in force; absent when its limiters are in-process"),
+    LIMITER_BACKEND_TRANSITIONS("shaper_limiter_backend_transitions_total", Type.COUNTER, List.of(),
+            "Times the provider's Redis link went down or came back; absent when its limiters are in-process"),
     BUILD_INFO("shaper_build_info", Type.GAUGE, List.of("version"), "Always 1; the version label names the running build");
 
     /** The exposition type of a family. */

@@ -85,6 +85,14 @@ public final class ShaperMetrics {
         proxyAdded = histogram(Series.PROXY_ADDED, PROXY_BUCKETS);
         firstByte = histogram(Series.TIME_TO_FIRST_BYTE, RESPONSE_BUCKETS);
         duration = histogram(Series.EXCHANGE_DURATION, RESPONSE_BUCKETS);
+        register(GaugeWithCallback.builder().name(Series.LIMITER_BACKEND_UP.metricName()).help(Series.LIMITER_BACKEND_UP.help())
+                .labelNames(Series.LIMITER_BACKEND_UP.labelNames())
+                .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get()
+                        .ifPresent(l -> cb.call(l.up() ? 1 : 0, p.name())))).build());
+        register(CounterWithCallback.builder().name(Series.LIMITER_BACKEND_TRANSITIONS.builderName())
+                .help(Series.LIMITER_BACKEND_TRANSITIONS.help()).labelNames(Series.LIMITER_BACKEND_TRANSITIONS.labelNames())
+                .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get()
+                        .ifPresent(l -> cb.call(l.transitions(), p.name())))).build());
         register(GaugeWithCallback.builder().name(Series.BUILD_INFO.metricName()).help(Series.BUILD_INFO.help())
                 .labelNames(Series.BUILD_INFO.labelNames())
                 .callback(cb -> this.providers.forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());

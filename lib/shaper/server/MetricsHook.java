@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
+import shaper.cluster.LinkSnapshot;
 import shaper.config.BindAddress;
 import shaper.metrics.MetricsListener;
 import shaper.metrics.ProviderView;
@@ -41,10 +43,11 @@ final class MetricsHook {
     }
 
     /** Builds the metrics over {@code mounts} and binds their listener. */
-    MetricsListener start(BindAddress bind, List<Mount> mounts) throws IOException {
+    MetricsListener start(BindAddress bind, List<Mount> mounts, Function<String, Optional<LinkSnapshot>> limiterBackends)
+            throws IOException {
         ShaperMetrics metrics = new ShaperMetrics(mounts.stream()
                 .map(m -> new ProviderView(m.config().name(), m.config().admission().limits(), m.limiters(), m.breaker(),
-                        m.publisher().journal(), m.publisher().counters()))
+                        m.publisher().journal(), m.publisher().counters(), () -> limiterBackends.apply(m.config().name())))
                 .toList());
         mounts.forEach(m -> observers.put(m.config().name(), metrics.observer(m.config().name())));
         listener = MetricsListener.start(bind, metrics);

@@ -198,7 +198,8 @@ public final class ShaperServer {
             // failure releases the proxy listener and everything else before startup fails.
             BindAddress metricsBind = config.server().metricsBind().get();
             try {
-                closeables.addFirst(metricsHook.start(metricsBind, mounts));
+                closeables.addFirst(metricsHook.start(metricsBind, mounts,
+                        name -> Optional.ofNullable(backends.get(name)).map(ClusterBackend::snapshot)));
             } catch (IOException | RuntimeException e) {
                 new ShaperServer(server, List.copyOf(mounts), List.copyOf(admitters), config.server().shutdownGrace(), backends, log,
                         Optional.empty(), closeables.toArray(AutoCloseable[]::new)).stop();

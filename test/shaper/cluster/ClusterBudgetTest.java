@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import shaper.testing.ScriptedUpstream;
 
@@ -21,6 +22,7 @@ class ClusterBudgetTest {
     private static final int REQUESTS = 60;
 
     @Test
+    @Timeout(value = 6, unit = java.util.concurrent.TimeUnit.MINUTES) // builds and starts shaper processes
     void aBurstOverThreeInstancesNeverExceedsTheSharedLimit() throws Exception {
         try (RedisProcess redis = RedisProcess.startFresh();
              ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
@@ -28,7 +30,7 @@ class ClusterBudgetTest {
                  ex.respond(200, "ok " + req.target(), "Content-Type: text/plain");
              })) {
             String[] flags = {"-upstream", up.url(), "-limit-all", "-concurrency", "2", "-release-cooldown", "0",
-                    "-queue-timeout", "90s", "-limiter-backend", redis.url()};
+                    "-queue-timeout", "90s", "-limiter-backend", redis.url(), "-limiter-redis-timeout", "10s"};
             List<ShaperJvm> shapers = new ArrayList<>();
             try {
                 for (int i = 0; i < 3; i++) {
@@ -43,6 +45,8 @@ class ClusterBudgetTest {
                 List<Integer> statuses = Clients.burst(uris);
                 assertEquals(Collections.nCopies(REQUESTS, 200), statuses, "every request of the burst completes");
                 assertEquals(REQUESTS, up.requests().size());
+                String logs = shapers.stream().map(ShaperJvm::log).reduce("", String::concat);
+                assertTrue(!logs.contains("unreachable"), "no instance fell back to its local limit: " + logs);
                 assertTrue(up.peakInFlight() <= 2, "peak in flight at the upstream: " + up.peakInFlight() + " (shared limit 2)");
                 assertEquals(2, up.peakInFlight(), "both shared slots were used");
             } finally {

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
@@ -25,6 +26,7 @@ class ClusterCrashTest {
     private static final Duration LEASE = Duration.ofSeconds(2);
 
     @Test
+    @Timeout(value = 6, unit = java.util.concurrent.TimeUnit.MINUTES) // builds and starts shaper processes
     void permitsOfAKilledInstanceReturnWithinTheLease() throws Exception {
         try (RedisProcess redis = RedisProcess.startFresh();
              ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
@@ -39,7 +41,7 @@ class ClusterCrashTest {
                  ex.respond(200, "ok", "Content-Type: text/plain");
              })) {
             String[] flags = {"-upstream", up.url(), "-limit-all", "-concurrency", "2", "-release-cooldown", "0",
-                    "-queue-timeout", "60s", "-limiter-backend", redis.url(), "-limiter-lease", "2s"};
+                    "-queue-timeout", "60s", "-limiter-backend", redis.url(), "-limiter-lease", "2s", "-limiter-redis-timeout", "10s"};
             try (ShaperJvm doomed = ShaperJvm.start(flags).awaitReady();
                  RunningShaper survivor = RunningShaper.start(flags)) {
                 RunningShaper.await("survivor connected", Duration.ofSeconds(20),

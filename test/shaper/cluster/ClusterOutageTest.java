@@ -25,6 +25,13 @@ import shaper.testing.ScriptedUpstream;
 class ClusterOutageTest {
     private static final Duration BOUND = Duration.ofSeconds(20);
 
+    /** The /metrics text of {@code s} (started with -metrics-bind). */
+    private static String metrics(RunningShaper s) throws Exception {
+        HttpResponse<String> r = Clients.get(java.net.URI.create("http://127.0.0.1:" + s.server().metricsPort().orElseThrow() + "/metrics"));
+        assertEquals(200, r.statusCode());
+        return r.body();
+    }
+
     private static int inUse(RunningShaper s) {
         return s.server().limiters("default").getFirst().inUse();
     }
@@ -33,7 +40,7 @@ class ClusterOutageTest {
     void localFallbackServesDuringTheOutageAndRecoveryRegistersRunningExchangesAgain() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         try (RedisProcess redis = RedisProcess.startFresh(); ScriptedUpstream up = gatedHold(gate)) {
-            RunningShaper[] s = pair(redis, "outage", up, "-concurrency", "2");
+            RunningShaper[] s = pair(redis, "outage", up, "-concurrency", "2", "-metrics-bind", "127.0.0.1:0");
             try {
                 var hold1 = Clients.getAsync(s[0].uri("/v1/hold/1"));
                 var hold2 = Clients.getAsync(s[0].uri("/v1/hold/2"));
@@ -46,6 +53,9 @@ class ClusterOutageTest {
                     RunningShaper.await("fallback logged", BOUND, () -> r.logLines("unreachable").size() == 1);
                     assertTrue(r.logLines("unreachable").getFirst().contains("fallback local"), r.stdout());
                     assertFalse(r.server().limiterBackend("default").orElseThrow().up());
+                    String metrics = metrics(r);
+                    assertTrue(metrics.contains("shaper_limiter_backend_up{provider=\"default\"} 0.0"), metrics);
+                    assertTrue(metrics.contains("shaper_limiter_backend_transitions_total{provider=\"default\"} 1.0"), metrics);
                 }
                 assertEquals(200, waiting.get(30, TimeUnit.SECONDS).statusCode(),
                         "the queued request moved to the second instance's own limit");
@@ -55,6 +65,9 @@ class ClusterOutageTest {
                 for (RunningShaper r : s) {
                     RunningShaper.await("recovery logged", BOUND, () -> r.logLines("reachable again").size() == 1);
                     assertEquals(2, r.server().limiterBackend("default").orElseThrow().transitions());
+                    String metrics = metrics(r);
+                    assertTrue(metrics.contains("shaper_limiter_backend_up{provider=\"default\"} 1.0"), metrics);
+                    assertTrue(metrics.contains("shaper_limiter_backend_transitions_total{provider=\"default\"} 2.0"), metrics);
                 }
                 RunningShaper.await("the two running exchanges registered in the empty redis", BOUND, () -> inUse(s[1]) == 2);
                 var after = Clients.getAsync(s[1].uri("/v1/after"));
@@ -107,6 +120,32 @@ class ClusterOutageTest {
                 assertEquals(200, held.statusCode(), "a running exchange is not cut by the outage: " + held.body());
                 assertEquals(200, Clients.get(s[1].uri("/v1/back")).statusCode());
             } finally {
+                s[0].close();
+                s[1].close();
+            }
+        }
+    }
+
+    @Test
+    void aRedisThatStopsAnsweringCountsAsUnreachableAfterTheCallTimeout() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (RedisProcess redis = RedisProcess.startFresh(); ScriptedUpstream up = gatedHold(gate)) {
+            RunningShaper[] s = pair(redis, "slow", up, "-concurrency", "2", "-limiter-redis-timeout", "500ms");
+            try {
+                redis.pause();
+                long start = System.nanoTime();
+                HttpResponse<String> r = Clients.get(s[0].uri("/v1/while-hung"));
+                long tookMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
+                assertEquals(200, r.statusCode(), "admitted by the local fallback");
+                assertTrue(tookMs < 8000, "the hung call was cut by its timeout, took " + tookMs + " ms");
+                RunningShaper.await("fallback logged", BOUND, () -> s[0].logLines("unreachable").size() == 1);
+                assertTrue(s[0].logLines("unreachable").getFirst().contains("Timeout"), s[0].stdout());
+                redis.resume();
+                RunningShaper.await("recovery logged", BOUND, () -> s[0].logLines("reachable again").size() == 1);
+                assertEquals(200, Clients.get(s[0].uri("/v1/after")).statusCode());
+                assertTrue(s[0].server().limiterBackend("default").orElseThrow().up());
+            } finally {
+                gate.countDown();
                 s[0].close();
                 s[1].close();
             }

@@ -45,7 +45,9 @@ class ClusterQueueTest {
     /** Two connected instances sharing a fresh namespace, with {@code flags} on top. */
     static RunningShaper[] pair(RedisProcess redis, String ns, ScriptedUpstream up, String... flags) {
         List<String> argv = new ArrayList<>(List.of("-upstream", up.url(), "-limit-all", "-concurrency", "1",
-                "-release-cooldown", "0", "-limiter-backend", redis.url(), "-limiter-namespace", ns));
+                "-release-cooldown", "0", "-limiter-backend", redis.url(), "-limiter-namespace", ns,
+                // generous: a loaded test machine must not trip the fallback by a scheduling stall
+                "-limiter-redis-timeout", "10s"));
         argv.addAll(List.of(flags));
         RunningShaper[] pair = {RunningShaper.start(argv.toArray(String[]::new)), RunningShaper.start(argv.toArray(String[]::new))};
         for (RunningShaper s : pair) {
@@ -166,6 +168,45 @@ class ClusterQueueTest {
                 gate.countDown();
                 assertEquals(200, hold.get(30, TimeUnit.SECONDS).statusCode());
                 assertTrue(up.requests().stream().noneMatch(r -> r.target().contains("late")));
+            } finally {
+                s[0].close();
+                s[1].close();
+            }
+        }
+    }
+
+    @Test
+    void aStreamingRequestQueuedOnAnotherInstanceGetsQueueCommentsThenItsStream() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
+            if (req.target().startsWith("/v1/hold") && !gate.await(30, TimeUnit.SECONDS)) {
+                throw new java.io.IOException("gate never opened");
+            }
+            ex.head(200, "Content-Type: text/event-stream", "Transfer-Encoding: chunked");
+            ex.chunk("event: message_stop\ndata: {}\n\n");
+            ex.endChunks();
+        })) {
+            RunningShaper[] s = pair(redis, "comments" + (++namespaces), up, "-queue-comments", "100ms");
+            try {
+                var hold = Clients.getAsync(s[0].uri("/v1/hold"));
+                RunningShaper.await("the only slot held", BOUND, () -> up.inFlight() == 1);
+                String body = "{\"stream\":true}";
+                try (RawHttp raw = new RawHttp(s[1].port())) {
+                    raw.send("POST /v1/messages HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: " + body.length() + "\r\n\r\n" + body);
+                    RawHttp.Head head = raw.readHead();
+                    assertEquals(200, head.status(), "committed before admission");
+                    assertEquals(": queue-wait elapsed=0\n\n", raw.readChunk());
+                    assertTrue(raw.readChunk().startsWith(": queue-wait elapsed="), "a comment per interval while queued");
+                    gate.countDown();
+                    StringBuilder rest = new StringBuilder();
+                    String chunk;
+                    while ((chunk = raw.readChunk()) != null) {
+                        rest.append(chunk);
+                    }
+                    assertTrue(rest.toString().endsWith("event: message_stop\ndata: {}\n\n"), rest.toString());
+                }
+                assertEquals(200, hold.get(30, TimeUnit.SECONDS).statusCode());
             } finally {
                 s[0].close();
                 s[1].close();

@@ -56,6 +56,23 @@ final class RedisProcess implements AutoCloseable {
         process.waitFor(10, TimeUnit.SECONDS);
     }
 
+    /** SIGSTOP: the server keeps its sockets open but answers nothing (a hung or overloaded Redis). */
+    void pause() throws Exception {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    void resume() throws Exception {
+        signal("-CONT");
+    }
+
+    private void signal(String sig) throws Exception {
+        Process kill = new ProcessBuilder("kill", sig, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill " + sig + " " + process.pid() + " failed");
+        }
+    }
+
     String url() {
         return "redis://127.0.0.1:" + port;
     }
@@ -86,7 +103,10 @@ final class RedisProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws Exception {
+        if (process != null && process.isAlive()) {
+            resume(); // a paused server would ignore SIGTERM until continued
+        }
         if (process != null) {
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -19,6 +19,7 @@ import shaper.testing.TestNet;
  */
 final class ShaperJvm implements AutoCloseable {
     private static final Duration START_BOUND = Duration.ofSeconds(180);
+    private static boolean built; // guarded by ShaperJvm.class
 
     private final Process process;
     private final int port;
@@ -30,8 +31,29 @@ final class ShaperJvm implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts without waiting; see {@link #awaitReady()}. */
-    static ShaperJvm start(String... flags) throws IOException {
+    /**
+     * Compiles {@code Shaper.java} once, before processes start in parallel: concurrent first starts
+     * would each compile it on a loaded machine.
+     */
+    static synchronized void ensureBuilt() throws IOException, InterruptedException {
+        if (built) {
+            return;
+        }
+        Process p = new ProcessBuilder(List.of("./jbang", "build", "Shaper.java")).directory(ProjectRoot.find().toFile())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(START_BOUND.toSeconds(), TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("./jbang build Shaper.java took longer than " + START_BOUND);
+        }
+        if (p.exitValue() != 0) {
+            throw new AssertionError("./jbang build Shaper.java failed: exit " + p.exitValue());
+        }
+        built = true;
+    }
+
+    /** Starts without waiting (after {@link #ensureBuilt()}); see {@link #awaitReady()}. */
+    static ShaperJvm start(String... flags) throws IOException, InterruptedException {
+        ensureBuilt();
         int port = TestNet.freePort();
         Path log = Files.createTempFile("shaper-cluster", ".log");
         List<String> argv = new ArrayList<>(List.of("./jbang", "Shaper.java", "-bind", "127.0.0.1:" + port));
