@@ -1,12 +1,9 @@
 package shaper.transcode;
 
-import shaper.sse.SseFrame;
-import shaper.sse.SseFrameParser;
 import shaper.transcode.chat.ChatRequestRenderer;
 import shaper.transcode.chat.ChatResponseDecoder;
 import shaper.transcode.chat.ChatStreamDecoder;
 import shaper.transcode.ir.Conversation;
-import shaper.transcode.ir.StreamEvent;
 import shaper.transcode.messages.MessagesErrors;
 import shaper.transcode.messages.MessagesRequestDecoder;
 import shaper.transcode.messages.MessagesResponseRenderer;
@@ -47,7 +44,8 @@ final class MessagesChatTranscoder implements Transcoder {
 
     @Override
     public StreamConversion stream(EventSink sink, Prepared p) {
-        return new Session(sink, p);
+        return new SseConversion(sink, new ChatStreamDecoder(p.requestedStops(), p.report()),
+                new MessagesStreamRenderer(sink, p.clientModel(), reasoning, p.report(), mapping.limits()), mapping.limits());
     }
 
     @Override
@@ -63,53 +61,5 @@ final class MessagesChatTranscoder implements Transcoder {
     @Override
     public String errorType(int status) {
         return MessagesErrors.typeFor(status);
-    }
-
-    /** Chat SSE bytes through the frame parser, the chunk decoder and the Messages lifecycle. */
-    private final class Session implements StreamConversion {
-        private final SseFrameParser parser = new SseFrameParser();
-        private final ChatStreamDecoder decoder;
-        private final MessagesStreamRenderer renderer;
-        private final EventSink sink;
-
-        Session(EventSink sink, Prepared p) {
-            this.sink = sink;
-            this.decoder = new ChatStreamDecoder(p.requestedStops(), p.report());
-            this.renderer = new MessagesStreamRenderer(sink, p.clientModel(), reasoning, p.report(), mapping.limits());
-        }
-
-        @Override
-        public void feed(byte[] bytes, int off, int len) {
-            for (SseFrame frame : parser.feed(bytes, off, len)) {
-                accept(frame);
-            }
-            if (parser.consumedBytes() - parser.completedBytes() > mapping.limits().sseFrameBytes()) {
-                throw new TranscodeException.UpstreamWire("upstream SSE frame exceeds " + mapping.limits().sseFrameBytes() + " bytes");
-            }
-            renderer.flushed();
-        }
-
-        @Override
-        public void end() {
-            parser.finish().ifPresent(this::accept);
-            renderer.endOfStream();
-            sink.flush();
-        }
-
-        @Override
-        public void fail(String type, String message) {
-            renderer.fail(type, message);
-        }
-
-        @Override
-        public boolean started() {
-            return renderer.started() || renderer.terminated();
-        }
-
-        private void accept(SseFrame frame) {
-            for (StreamEvent e : decoder.decode(frame)) {
-                renderer.accept(e);
-            }
-        }
     }
 }

@@ -1,9 +1,6 @@
 package shaper.transcode;
 
-import shaper.sse.SseFrame;
-import shaper.sse.SseFrameParser;
 import shaper.transcode.ir.Conversation;
-import shaper.transcode.ir.StreamEvent;
 import shaper.transcode.messages.MessagesErrors;
 import shaper.transcode.messages.MessagesRequestDecoder;
 import shaper.transcode.messages.MessagesResponseRenderer;
@@ -50,7 +47,8 @@ final class MessagesResponsesTranscoder implements Transcoder {
 
     @Override
     public StreamConversion stream(EventSink sink, Prepared p) {
-        return new Session(sink, p);
+        return new SseConversion(sink, new ResponsesStreamDecoder(p.report()),
+                new MessagesStreamRenderer(sink, p.clientModel(), reasoning, p.report(), mapping.limits()), mapping.limits());
     }
 
     @Override
@@ -66,49 +64,5 @@ final class MessagesResponsesTranscoder implements Transcoder {
     @Override
     public String errorType(int status) {
         return MessagesErrors.typeFor(status);
-    }
-
-    /** Responses SSE bytes through the frame parser, the event decoder and the Messages lifecycle. */
-    private final class Session implements StreamConversion {
-        private final SseFrameParser parser = new SseFrameParser();
-        private final ResponsesStreamDecoder decoder;
-        private final MessagesStreamRenderer renderer;
-        private final EventSink sink;
-
-        Session(EventSink sink, Prepared p) {
-            this.sink = sink;
-            this.decoder = new ResponsesStreamDecoder(p.report());
-            this.renderer = new MessagesStreamRenderer(sink, p.clientModel(), reasoning, p.report(), mapping.limits());
-        }
-
-        @Override
-        public void feed(byte[] bytes, int off, int len) {
-            for (SseFrame frame : parser.feed(bytes, off, len)) {
-                for (StreamEvent e : decoder.decode(frame)) {
-                    renderer.accept(e);
-                }
-            }
-            if (parser.consumedBytes() - parser.completedBytes() > mapping.limits().sseFrameBytes()) {
-                throw new TranscodeException.UpstreamWire("upstream SSE frame exceeds " + mapping.limits().sseFrameBytes() + " bytes");
-            }
-            renderer.flushed();
-        }
-
-        @Override
-        public void end() {
-            parser.finish().ifPresent(frame -> decoder.decode(frame).forEach(renderer::accept));
-            renderer.endOfStream();
-            sink.flush();
-        }
-
-        @Override
-        public void fail(String type, String message) {
-            renderer.fail(type, message);
-        }
-
-        @Override
-        public boolean started() {
-            return renderer.started() || renderer.terminated();
-        }
     }
 }

@@ -2,12 +2,9 @@ package shaper.transcode;
 
 import java.time.Clock;
 
-import shaper.sse.SseFrame;
-import shaper.sse.SseFrameParser;
 import shaper.transcode.chat.ChatRequestRenderer;
 import shaper.transcode.chat.ChatResponseDecoder;
 import shaper.transcode.chat.ChatStreamDecoder;
-import shaper.transcode.ir.StreamEvent;
 import shaper.transcode.responses.ResponsesErrors;
 import shaper.transcode.responses.ResponsesRequestDecoder;
 import shaper.transcode.responses.ResponsesResponseRenderer;
@@ -54,7 +51,9 @@ final class ResponsesChatTranscoder implements Transcoder {
 
     @Override
     public StreamConversion stream(EventSink sink, Prepared p) {
-        return new Session(sink, p);
+        return new SseConversion(sink, new ChatStreamDecoder(p.requestedStops(), p.report()),
+                new ResponsesStreamRenderer(sink, p.clientModel(), clock.instant().getEpochSecond(), reasoning, p.toolNames(),
+                        p.report(), mapping.limits()), mapping.limits());
     }
 
     @Override
@@ -77,50 +76,5 @@ final class ResponsesChatTranscoder implements Transcoder {
     public void earlyError(EventSink sink, String type, String message) {
         new ResponsesStreamRenderer(sink, "unknown", clock.instant().getEpochSecond(), reasoning, FlatToolNames.NONE,
                 new ConversionReport(mapping.policy()), mapping.limits()).fail(type, message);
-    }
-
-    /** Chat SSE bytes through the frame parser, the chunk decoder and the Responses lifecycle. */
-    private final class Session implements StreamConversion {
-        private final SseFrameParser parser = new SseFrameParser();
-        private final ChatStreamDecoder decoder;
-        private final ResponsesStreamRenderer renderer;
-        private final EventSink sink;
-
-        Session(EventSink sink, Prepared p) {
-            this.sink = sink;
-            this.decoder = new ChatStreamDecoder(p.requestedStops(), p.report());
-            this.renderer = new ResponsesStreamRenderer(sink, p.clientModel(), clock.instant().getEpochSecond(), reasoning, p.toolNames(),
-                    p.report(), mapping.limits());
-        }
-
-        @Override
-        public void feed(byte[] bytes, int off, int len) {
-            for (SseFrame frame : parser.feed(bytes, off, len)) {
-                for (StreamEvent e : decoder.decode(frame)) {
-                    renderer.accept(e);
-                }
-            }
-            if (parser.consumedBytes() - parser.completedBytes() > mapping.limits().sseFrameBytes()) {
-                throw new TranscodeException.UpstreamWire("upstream SSE frame exceeds " + mapping.limits().sseFrameBytes() + " bytes");
-            }
-            renderer.flushed();
-        }
-
-        @Override
-        public void end() {
-            parser.finish().ifPresent(frame -> decoder.decode(frame).forEach(renderer::accept));
-            renderer.endOfStream();
-            sink.flush();
-        }
-
-        @Override
-        public void fail(String type, String message) {
-            renderer.fail(type, message);
-        }
-
-        @Override
-        public boolean started() {
-            return renderer.started() || renderer.terminated();
-        }
     }
 }

@@ -32,11 +32,26 @@ public final class ScriptedUpstream implements AutoCloseable {
     public static final class Exchange {
         private final Socket socket;
         private final OutputStream out;
+        private final Runnable finished;
+        private boolean counted = true;
         boolean closeAfter;
 
-        Exchange(Socket socket, OutputStream out) {
+        Exchange(Socket socket, OutputStream out, Runnable finished) {
             this.socket = socket;
             this.out = out;
+            this.finished = finished;
+        }
+
+        /**
+         * Leaves the in-flight count before the bytes that complete the response are written: the
+         * proxy can only have the whole response (and free its slot) after this, so a request it
+         * sends next is never counted together with this one by a scheduling delay of ours.
+         */
+        void finish() {
+            if (counted) {
+                counted = false;
+                finished.run();
+            }
         }
 
         public void write(String text) throws IOException {
@@ -56,6 +71,7 @@ public final class ScriptedUpstream implements AutoCloseable {
                 sb.append(h).append("\r\n");
             }
             sb.append("Content-Length: ").append(b.length).append("\r\n\r\n");
+            finish();
             write(sb.toString());
             write(b);
         }
@@ -78,6 +94,7 @@ public final class ScriptedUpstream implements AutoCloseable {
         }
 
         public void endChunks() throws IOException {
+            finish();
             write("0\r\n\r\n");
         }
 
@@ -192,14 +209,14 @@ public final class ScriptedUpstream implements AutoCloseable {
                 requests.add(req);
                 int now = inFlight.incrementAndGet();
                 peakInFlight.accumulateAndGet(now, Math::max);
-                Exchange ex = new Exchange(s, out);
+                Exchange ex = new Exchange(s, out, inFlight::decrementAndGet);
                 try {
                     responder.respond(req, ex);
                 } catch (IOException e) {
                     failedWrites.incrementAndGet();
                     return;
                 } finally {
-                    inFlight.decrementAndGet();
+                    ex.finish();
                 }
                 if (ex.closeAfter || s.isClosed()) {
                     return;

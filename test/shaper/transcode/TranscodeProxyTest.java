@@ -151,7 +151,9 @@ class TranscodeProxyTest {
                     () -> shaper.server().breaker("default").state() == BreakerState.OPEN);
             assertEquals(503, post(shaper, "/v1/messages", MESSAGES).statusCode());
             assertEquals(2, up.requests().size(), "an open breaker keeps requests from the upstream");
-            assertFalse(shaper.logLines("[upstream_body_error] upstream returned a non-streaming response").isEmpty(), shaper.stdout());
+            // the log line is written by the log's own thread, a few milliseconds later
+            RunningShaper.await("the upstream_body_error log line", Duration.ofSeconds(5),
+                    () -> !shaper.logLines("[upstream_body_error] upstream returned a non-streaming response").isEmpty());
         }
     }
 
@@ -175,7 +177,8 @@ class TranscodeProxyTest {
             assertEquals(0, up.requests().size());
             assertEquals(BreakerState.CLOSED, shaper.server().breaker("default").state());
             assertEquals(200, post(shaper, "/v1/messages", MESSAGES).statusCode());
-            assertFalse(shaper.logLines("[local_request_conversion_error]").isEmpty());
+            RunningShaper.await("the local_request_conversion_error log line", Duration.ofSeconds(5),
+                    () -> !shaper.logLines("[local_request_conversion_error]").isEmpty());
             // the exchange record carries the provenance: the metrics and the TUI tell it from an upstream failure
             RunningShaper.await("seven records", java.time.Duration.ofSeconds(5),
                     () -> shaper.server().journal("default").recent().size() >= 7);

@@ -22,7 +22,7 @@ import shaper.transcode.ir.StreamEvent;
  * that is not JSON is an upstream failure. Comment frames are ignored. One instance per stream;
  * not thread-safe.
  */
-public final class ChatStreamDecoder {
+public final class ChatStreamDecoder implements shaper.transcode.UpstreamStreamDecoder {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFields F = JsonFields.UPSTREAM;
 

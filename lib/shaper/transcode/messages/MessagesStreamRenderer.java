@@ -38,7 +38,7 @@ import shaper.transcode.ir.Usage;
  * written as soon as it is produced; {@link #flushed} marks the end of one upstream frame.
  * One instance per stream; not thread-safe.
  */
-public final class MessagesStreamRenderer {
+public final class MessagesStreamRenderer implements shaper.transcode.ClientStreamRenderer {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private enum Kind { TEXT, THINKING, TOOL }

@@ -28,7 +28,7 @@ import shaper.transcode.ir.StreamEvent;
  * anything after the first terminal (a repeated terminal chunk) is ignored. {@code response.failed}
  * and {@code error} are upstream failures. Unknown event types are skipped. One instance per stream.
  */
-public final class ResponsesStreamDecoder {
+public final class ResponsesStreamDecoder implements shaper.transcode.UpstreamStreamDecoder {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFields F = JsonFields.UPSTREAM;
 

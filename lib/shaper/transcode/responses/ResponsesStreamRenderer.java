@@ -42,7 +42,7 @@ import shaper.transcode.ir.Usage;
  * (the full text or arguments) is held per item, bounded by {@link TranscodeLimits#partBytes()}.
  * One instance per stream; not thread-safe.
  */
-public final class ResponsesStreamRenderer {
+public final class ResponsesStreamRenderer implements shaper.transcode.ClientStreamRenderer {
     private static final JsonNodeFactory N = JsonNodeFactory.instance;
     private static final int MAX_ITEMS = 256;
 
