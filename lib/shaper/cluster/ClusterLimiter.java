@@ -329,7 +329,9 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
                 schedulePump((Long) r.get(3));
             }
             permits.stream().filter(ClusterPermit::released).forEach(this::sendRelease);
-            tickets.stream().filter(t -> !t.inRedisQueue()).forEach(this::leave);
+            // Only tickets given up during the call: one granted meanwhile (pushed, or reported by
+            // this renewal) holds a running permit under its id, and LEAVE would take it away.
+            tickets.stream().filter(ClusterTicket::abandoned).forEach(this::leave);
         } catch (RedisUnavailable e) {
             // the link is down now; its listeners take over
         }

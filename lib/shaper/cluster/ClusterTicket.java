@@ -229,11 +229,11 @@ final class ClusterTicket implements Ticket {
         }
     }
 
-    /** Whether the ticket still waits in the Redis queue. */
-    boolean inRedisQueue() {
+    /** Whether the ticket was given up (cancelled or timed out), so its place in Redis must go. */
+    boolean abandoned() {
         lock.lock();
         try {
-            return state == State.QUEUED;
+            return state == State.CANCELLED || state == State.TIMED_OUT;
         } finally {
             lock.unlock();
         }
