@@ -28,8 +28,17 @@ class ClusterCrashTest {
     @Test
     @Timeout(value = 6, unit = java.util.concurrent.TimeUnit.MINUTES) // builds and starts shaper processes
     void permitsOfAKilledInstanceReturnWithinTheLease() throws Exception {
+        // the first two admitted answer only once both reached the upstream: otherwise one could finish and
+        // let the third in before the other's request was even sent, and arrival order would say nothing
+        java.util.concurrent.CountDownLatch firstTwo = new java.util.concurrent.CountDownLatch(2);
         try (RedisProcess redis = RedisProcess.startFresh();
              ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
+                 if (req.target().startsWith("/v1/after/")) {
+                     firstTwo.countDown();
+                     if (!firstTwo.await(30, TimeUnit.SECONDS)) {
+                         throw new java.io.IOException("the first two admitted requests never both arrived");
+                     }
+                 }
                  if (req.target().startsWith("/v1/hold")) {
                      // answers nothing; returns when the proxy's connection drops (its process died)
                      InputStream in = ex.socket().getInputStream();
@@ -68,7 +77,7 @@ class ClusterCrashTest {
                         "queued requests admitted " + freedAfter.toMillis() + " ms after the kill (lease 2s)");
                 List<String> order = up.requests().stream().map(r -> r.target()).filter(t -> t.startsWith("/v1/after/")).toList();
                 // the two slots return together, so the first two are admitted at once and may reach
-                // the upstream in either order; the third waits for one of them
+                // the upstream in either order; the third waits for one of them to finish
                 assertEquals(java.util.Set.of("/v1/after/1", "/v1/after/2"), java.util.Set.copyOf(order.subList(0, 2)), "order " + order);
                 assertEquals("/v1/after/3", order.get(2), "the last arrival is admitted last");
                 assertTrue(up.peakInFlight() <= 2, "peak in flight " + up.peakInFlight() + " over the shared limit 2");
