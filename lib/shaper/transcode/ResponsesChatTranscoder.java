@@ -32,15 +32,11 @@ final class ResponsesChatTranscoder implements Transcoder {
 
     @Override
     public Prepared prepare(byte[] clientBody, String rawQuery) {
-        if (clientBody.length > mapping.limits().requestBytes()) {
-            throw new TranscodeException.TooLarge();
-        }
-        String query = ClientQuery.filter(rawQuery, mapping.allowedQuery());
-        ConversionReport report = new ConversionReport(mapping.policy());
-        ResponsesRequestDecoder.Decoded d = ResponsesRequestDecoder.decode(clientBody, report);
-        byte[] body = ChatRequestRenderer.render(d.conversation(), mapping, report);
-        return new Prepared(body, mapping.route().upstreamPath(), query, d.conversation().stream(), d.conversation().model(),
-                d.conversation().stop(), report, d.toolNames());
+        Intake in = Intake.of(mapping, clientBody, rawQuery);
+        ResponsesRequestDecoder.Decoded d = ResponsesRequestDecoder.decode(clientBody, in.report());
+        byte[] body = ChatRequestRenderer.render(d.conversation(), mapping, in.report());
+        return new Prepared(body, mapping.route().upstreamPath(), in.query(), d.conversation().stream(), d.conversation().model(),
+                d.conversation().stop(), in.report(), d.toolNames());
     }
 
     @Override

@@ -6,13 +6,13 @@ package shaper.transcode;
  * Implementations are stateless apart from their {@link TranscodeMapping} and shared by request
  * threads; per-exchange state lives in {@link Prepared} and {@link StreamConversion}.
  */
-public sealed interface Transcoder permits MessagesChatTranscoder, ResponsesChatTranscoder, MessagesResponsesTranscoder {
+public sealed interface Transcoder permits MessagesClientTranscoder, ResponsesChatTranscoder {
     /** The transcoder for a mapping. */
     static Transcoder of(TranscodeMapping m) {
         return switch (m.route().direction()) {
-            case MESSAGES_CHAT -> new MessagesChatTranscoder(m);
+            case MESSAGES_CHAT -> new MessagesClientTranscoder(m, MessagesClientTranscoder.Upstream.CHAT);
             case RESPONSES_CHAT -> new ResponsesChatTranscoder(m, java.time.Clock.systemUTC());
-            case MESSAGES_RESPONSES -> new MessagesResponsesTranscoder(m);
+            case MESSAGES_RESPONSES -> new MessagesClientTranscoder(m, MessagesClientTranscoder.Upstream.RESPONSES);
         };
     }
 
