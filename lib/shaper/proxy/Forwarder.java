@@ -124,6 +124,18 @@ final class Forwarder {
         }
 
         void run() {
+            try {
+                attempts();
+            } finally {
+                // every path, an Error included: a watch left registered would later interrupt this
+                // thread (serving the connection's next request) or leave its channel non-blocking
+                if (watch != null) {
+                    watch.close();
+                }
+            }
+        }
+
+        private void attempts() {
             while (true) {
                 ex.reachedUpstream = true;
                 HttpClientResponse in;
