@@ -13,7 +13,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import io.helidon.common.socket.SocketOptions;
-import io.helidon.http.encoding.ContentEncodingContext;
 import io.helidon.webserver.WebServer;
 import io.helidon.http.DirectHandler;
 import io.helidon.webserver.http.DirectHandlers;
@@ -183,7 +182,7 @@ public final class ShaperServer {
                 .shutdownHook(false)
                 .shutdownGracePeriod(config.server().shutdownGrace().plus(HELIDON_GRACE_MARGIN))
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                .contentEncoding(new PassthroughEncodings())
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(heads)
                 .idleConnectionTimeout(headTimeout)
