@@ -97,7 +97,8 @@ public final class ProxyHandler implements Handler {
     }
 
     private void exchange(ServerRequest req, ServerResponse res, String rawPath, String method, Exchange ex) {
-        AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
+        GateEstimate estimate = GateEstimate.of(req, RequestBody.of(req), limiters.largeRequestBytes());
+        AdmissionClass cls = limiters.classify(method, rawPath, estimate.length());
         ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
                 cls.route());
         Slots slots = null;
@@ -111,7 +112,7 @@ public final class ProxyHandler implements Handler {
                 LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
                 return;
             }
-            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, estimate.body(), config.queueComments());
             slots = admit(cls, waiting, res, ex, rawPath);
             ex.trace.queueEnded(!cls.chain().isEmpty());
             connection.unwatch();
