@@ -19,6 +19,7 @@ import io.helidon.webserver.http.ServerResponse;
 import shaper.admission.ClientGoneException;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
+import shaper.codec.ContentCodings;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
@@ -32,7 +33,6 @@ import shaper.retry.RetryContext;
 import shaper.retry.RetryDecision;
 import shaper.retry.RetryPolicy;
 import shaper.retry.RetryReason;
-import shaper.retry.StaleReasoning;
 import shaper.retry.UpstreamFailures;
 import shaper.sse.InspectorVerdict;
 
@@ -85,7 +85,7 @@ final class Forwarder {
         final Dialect dialect;
         final ClientConnection client;
         final Exchange ex;
-        final UpstreamCall call;
+        UpstreamCall call;
         final boolean replayable;
         /** The transcoded route's stage and this exchange's converted request; null for passthrough. */
         final TranscodeStage stage;
@@ -246,9 +246,14 @@ final class Forwarder {
             }
             if (decision instanceof RetryDecision.Retry r) {
                 if (r.reason() == RetryReason.STALE_REASONING) {
-                    Optional<byte[]> stripped = body.bytes() == null ? Optional.empty() : StaleReasoning.stripCarriers(body.bytes());
+                    ContentCodings codings = converted != null ? ContentCodings.IDENTITY
+                            : ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
+                    Optional<byte[]> stripped = StaleBody.strip(body, codings, config.maxBodyBytes());
                     if (stripped.isPresent()) {
                         body = new RequestBody.Buffered(stripped.get(), body.length() < 0);
+                        if (!codings.isIdentity()) {
+                            call = call.uncoded();
+                        }
                         report();
                         drain(in);
                         return retryAfter(r);

@@ -53,10 +53,7 @@ final class TranscodeStage {
         this.transcoder = transcoder;
         this.log = log;
         // the converted body is new, uncompressed JSON: the client's coding no longer describes it
-        this.uncoded = headers -> {
-            headers.remove(HeaderNames.CONTENT_ENCODING);
-            rewrite.apply(headers);
-        };
+        this.uncoded = rewrite.uncoded();
     }
 
     /** @return the converted request, or null when the request was answered locally */
