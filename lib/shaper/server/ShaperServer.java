@@ -14,8 +14,6 @@ import java.util.logging.Logger;
 
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.webserver.WebServer;
-import io.helidon.http.DirectHandler;
-import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
@@ -187,7 +185,7 @@ public final class ShaperServer {
                 .addConnectionSelector(heads)
                 .idleConnectionTimeout(headTimeout)
                 .idleConnectionPeriod(HeadReadTimeout.checkPeriod(headTimeout))
-                .directHandlers(DirectHandlers.builder().addHandler(DirectHandler.EventType.INTERNAL_ERROR, new BadInputAnswer()).build())
+                .directHandlers(BadInputAnswer.forEveryEvent(table))
                 .routing(r -> routing(r, table, heads))
                 .build()
                 .start();
