@@ -86,6 +86,8 @@ final class Forwarder {
         final ClientConnection client;
         final Exchange ex;
         UpstreamCall call;
+        /** The body was decoded and rewritten (stale-reasoning replay): it is plain now, whatever the client sent. */
+        boolean rewrittenPlain;
         final boolean replayable;
         /** The transcoded route's stage and this exchange's converted request; null for passthrough. */
         final TranscodeStage stage;
@@ -173,6 +175,12 @@ final class Forwarder {
             }
         }
 
+        /** The body's codings: the client's, or none for a converted (or already rewritten) body. */
+        private ContentCodings codings() {
+            return converted != null || rewrittenPlain ? ContentCodings.IDENTITY
+                    : ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
+        }
+
         private void clientLeft() {
             ex.clientAborted = true;
             ex.outcome = Outcome.ABORTED;
@@ -246,13 +254,13 @@ final class Forwarder {
             }
             if (decision instanceof RetryDecision.Retry r) {
                 if (r.reason() == RetryReason.STALE_REASONING) {
-                    ContentCodings codings = converted != null ? ContentCodings.IDENTITY
-                            : ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
+                    ContentCodings codings = codings();
                     Optional<byte[]> stripped = StaleBody.strip(body, codings, config.maxBodyBytes());
                     if (stripped.isPresent()) {
                         body = new RequestBody.Buffered(stripped.get(), body.length() < 0);
                         if (!codings.isIdentity()) {
                             call = call.uncoded();
+                            rewrittenPlain = true;
                         }
                         report();
                         drain(in);
@@ -349,7 +357,7 @@ final class Forwarder {
             log.info(RetryLines.retry(provider, method, rawPath, ctx.attempt(), r));
             endWatch();
             // Parsed only when a retry happens: the common path never reads the JSON body.
-            if (early == null && config.keepalive().isPositive() && body.bytes() != null && StreamFlag.isTrue(body.bytes())) {
+            if (early == null && config.keepalive().isPositive() && body.bytes() != null && StreamFlag.isTrue(body.bytes(), codings())) {
                 early = EarlyStream.commit(res, EarlyStream.Origin.RETRY);
                 ex.status = 200;
             }
