@@ -19,7 +19,7 @@ import shaper.observe.ExchangeRecord;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Journal;
 import shaper.observe.Outcome;
-import shaper.proxy.UpgradeTunnel;
+import shaper.proxy.upgrade.UpgradeTunnel;
 
 /**
  * The listener's dispatch, the one function production and tests share:

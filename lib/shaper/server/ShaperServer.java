@@ -57,7 +57,7 @@ import shaper.proxy.Upstreams;
 import shaper.breaker.CircuitBreaker;
 import shaper.breaker.BreakerSnapshot;
 import shaper.retry.ThreadLocalJitter;
-import shaper.proxy.UpgradeTunnel;
+import shaper.proxy.upgrade.UpgradeTunnel;
 
 /**
  * The running proxy: one Helidon listener (virtual thread per request, TCP_NODELAY) whose single
