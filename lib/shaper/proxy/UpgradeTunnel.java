@@ -58,7 +58,7 @@ import shaper.retry.UpstreamFailures;
 public final class UpgradeTunnel implements Http1Upgrader {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_RESPONSE_HEAD = 64 * 1024;
-    private static final String BAD_GATEWAY_BODY = "bad gateway: upstream unreachable\n";
+    private static final String BAD_GATEWAY_BODY = LocalFailure.UPSTREAM_UNREACHABLE.message() + "\n";
     private static final String BAD_GATEWAY = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: "
             + BAD_GATEWAY_BODY.length() + "\r\nConnection: close\r\n\r\n" + BAD_GATEWAY_BODY;
 
@@ -122,7 +122,9 @@ public final class UpgradeTunnel implements Http1Upgrader {
         Handshake h = new Handshake(target, prologue, headers);
         Admission admission = target.breaker().allow();
         if (admission instanceof Admission.Rejected) {
-            writeQuietly(ctx.dataWriter(), localAnswer(503, "Service Unavailable", LocalAnswers.CIRCUIT_OPEN));
+            LocalFailure open = LocalFailure.circuitOpen(target.breaker().snapshot().nextProbeIn());
+            writeQuietly(ctx.dataWriter(), localAnswer(503, "Service Unavailable", open.message() + "\n")
+                    .replace("\r\n\r\n", "\r\nRetry-After: " + open.retryAfter().toSeconds() + "\r\n\r\n"));
             h.end(503, Outcome.FAILED, EndReason.CIRCUIT_OPEN, null);
             return new Finished();
         }
