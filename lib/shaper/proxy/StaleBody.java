@@ -22,8 +22,7 @@ final class StaleBody {
     }
 
     /** The stripped body, or empty when there is nothing to strip (or nothing readable). */
-    static Optional<byte[]> strip(RequestBody body, ContentCodings codings, long maxBodyBytes) {
-        byte[] bytes = body.bytes();
+    static Optional<byte[]> strip(byte[] bytes, ContentCodings codings, long maxBodyBytes) {
         if (bytes == null) {
             return Optional.empty();
         }

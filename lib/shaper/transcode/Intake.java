@@ -11,7 +11,7 @@ import shaper.codec.ContentCodings;
 record Intake(String query, ConversionReport report) {
     static Intake of(TranscodeMapping mapping, byte[] clientBody, String rawQuery) {
         if (clientBody.length > mapping.limits().requestBytes()) {
-            throw new TranscodeException.TooLarge();
+            throw new TranscodeException.TooLarge(mapping.limits().requestBytes());
         }
         return new Intake(ClientQuery.filter(rawQuery, mapping.allowedQuery()), new ConversionReport(mapping.policy()));
     }
@@ -28,7 +28,7 @@ record Intake(String query, ConversionReport report) {
             return BodyDecoder.decode(clientBody, codings, mapping.limits().requestBytes());
         } catch (CodingException e) {
             throw switch (e) {
-                case CodingException.TooLarge tooLarge -> new TranscodeException.TooLarge();
+                case CodingException.TooLarge tooLarge -> new TranscodeException.TooLarge(mapping.limits().requestBytes());
                 case CodingException.Corrupt corrupt -> new TranscodeException.Invalid(corrupt.getMessage());
                 case CodingException.Unsupported unsupported -> new TranscodeException.UnsupportedEncoding(unsupported.getMessage());
             };
