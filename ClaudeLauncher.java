@@ -10,6 +10,8 @@
 //DEPS redis.clients:jedis:8.0.2
 //DEPS org.slf4j:slf4j-api:2.0.20
 //DEPS org.slf4j:slf4j-nop:2.0.20
+//DEPS com.github.luben:zstd-jni:1.5.7-28
+//DEPS org.brotli:dec:0.1.2
 //SOURCES lib/**/*.java
 //JAVA_OPTIONS -Xms16m -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1
 

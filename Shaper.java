@@ -10,6 +10,8 @@
 //DEPS redis.clients:jedis:8.0.2
 //DEPS org.slf4j:slf4j-api:2.0.20
 //DEPS org.slf4j:slf4j-nop:2.0.20
+//DEPS com.github.luben:zstd-jni:1.5.7-28
+//DEPS org.brotli:dec:0.1.2
 //SOURCES lib/**/*.java
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED -Xms64m -Xmx640m -Xmn48m -XX:+UseG1GC -XX:GCTimeRatio=2 -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
 

@@ -10,6 +10,10 @@
 //DEPS redis.clients:jedis:8.0.2
 //DEPS org.slf4j:slf4j-api:2.0.20
 //DEPS org.slf4j:slf4j-nop:2.0.20
+//DEPS com.github.luben:zstd-jni:1.5.7-28
+//DEPS org.brotli:dec:0.1.2
+//DEPS com.aayushatharva.brotli4j:brotli4j:1.24.0
+//DEPS com.aayushatharva.brotli4j:native-linux-x86_64:1.24.0
 //DEPS org.junit:junit-bom:5.14.1@pom
 //DEPS org.junit.jupiter:junit-jupiter:5.14.1
 //DEPS org.junit.jupiter:junit-jupiter-engine:5.14.1
@@ -20,7 +24,7 @@
 //SOURCES ../lib/**/*.java
 //SOURCES shaper/*.java
 //SOURCES shaper/**/*.java
-//JAVA_OPTIONS -Xmx1g -XX:+UseG1GC
+//JAVA_OPTIONS --enable-native-access=ALL-UNNAMED -Xmx1g -XX:+UseG1GC
 
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -63,6 +63,11 @@ public final class AdmissionChain {
         return limiters.classify(method, rawPath, bodyLength);
     }
 
+    /** The large-request gate's threshold in body bytes; {@link Long#MAX_VALUE} without a gate. */
+    public long largeRequestBytes() {
+        return limiters.largeRequestBytes();
+    }
+
     /**
      * Asks every link in order.
      *

@@ -108,6 +108,11 @@ public final class ProviderLimiters {
         return new AdmissionClass(pool, global, gate, pool != null, route, false);
     }
 
+    /** The large-request gate's threshold in body bytes ({@code 4 × -big-ctx-tokens}); {@link Long#MAX_VALUE} without a gate. */
+    public long largeRequestBytes() {
+        return bigCtxBytes;
+    }
+
     /**
      * Upstream keep-alive pool size: the sum of the caps in use, capped by the global limit, at least
      * 20; at least 128 when passthrough traffic is unbounded (no global limiter, no -limit-all).

@@ -13,6 +13,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerRequest;
 import shaper.breaker.Admission;
+import shaper.codec.ContentCodings;
 import shaper.config.UpstreamUrl;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.RetryLines;
@@ -42,7 +43,9 @@ final class AttemptLoop {
     private final String rawPath;
     private final ClientConnection client;
     private final ExchangeTrace trace;
-    private final UpstreamCall call;
+    private UpstreamCall call;
+    /** The body was decoded and rewritten (stale-reasoning replay): it is plain now, whatever the client sent. */
+    private boolean rewrittenPlain;
     private final boolean replayable;
     /** The transcoded route's stage and this exchange's converted request; null for passthrough. */
     private final TranscodeStage stage;
@@ -190,10 +193,15 @@ final class AttemptLoop {
             }
             return onTransportError(e instanceof RuntimeException r ? r : new UncheckedIOException((IOException) e));
         }
-        switch (ResponseDecision.of(verdict, body.bytes())) {
+        ContentCodings codings = codings();
+        switch (ResponseDecision.of(verdict, body.bytes(), codings, f.config().maxBodyBytes())) {
             case ResponseDecision.Retry retry -> {
                 if (retry.replacedBody() != null) {
                     body = new RequestBody.Buffered(retry.replacedBody(), body.length() < 0);
+                    if (!codings.isIdentity()) {
+                        call = call.uncoded(); // the replacement is plain: Content-Encoding goes, the length is its own
+                        rewrittenPlain = true;
+                    }
                 }
                 report();
                 drain(in);
@@ -271,11 +279,17 @@ final class AttemptLoop {
         BreakerVerdict.of(false, result.failure(), result.retryAfter(), false).report(f.breaker(), admission);
     }
 
+    /** The body's codings: the client's, or none for a converted (or already rewritten) body. */
+    private ContentCodings codings() {
+        return converted != null || rewrittenPlain ? ContentCodings.IDENTITY
+                : ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
+    }
+
     /** @return true to try again */
     private boolean backoff(RetryDecision.Retry r) {
         watch.close();
         switch (BackoffStep.run(r, ctx.attempt(), f.provider(), method, rawPath, f.config(), f.breaker(), f.log(), trace, sink, client,
-                body, result)) {
+                body, codings(), result)) {
             case BackoffStep.Again again -> {
                 admission = again.admission();
                 ctx = ctx.next(r);

@@ -4,6 +4,7 @@ package shaper.proxy;
 import shaper.admission.ClientGoneException;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
+import shaper.codec.ContentCodings;
 import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.RetryLines;
@@ -37,13 +38,13 @@ final class BackoffStep {
 
     static Next run(RetryDecision.Retry r, int attempt, String provider, String method, String rawPath, RetryConfig config,
                     CircuitBreaker breaker, ExchangeLog log, ExchangeTrace trace, ClientSink sink, ClientConnection client,
-                    RequestBody body, ExchangeResult so) {
+                    RequestBody body, ContentCodings codings, ExchangeResult so) {
         trace.backingOff();
         log.info(RetryLines.retry(provider, method, rawPath, attempt, r));
         ExchangeResult result = so;
         // Parsed only when a retry happens: the common path never reads the JSON body.
         if (sink.state() instanceof ClientSink.NotCommitted && config.keepalive().isPositive() && body.bytes() != null
-                && StreamFlag.isTrue(body.bytes())) {
+                && StreamFlag.isTrue(body.bytes(), codings)) {
             sink.commitForRetry();
             result = result.committed(200);
         }

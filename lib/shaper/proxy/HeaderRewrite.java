@@ -1,5 +1,6 @@
 package shaper.proxy;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.http.WritableHeaders;
 
 /**
@@ -17,4 +18,16 @@ public interface HeaderRewrite {
     };
 
     void apply(WritableHeaders<?> headers);
+
+    /**
+     * This rewrite, after removing the client's {@code Content-Encoding}: for a body the proxy
+     * decoded and rewrote (a transcoded request, a stale-reasoning replay), which goes upstream as
+     * plain bytes with its own length.
+     */
+    default HeaderRewrite uncoded() {
+        return headers -> {
+            headers.remove(HeaderNames.CONTENT_ENCODING);
+            apply(headers);
+        };
+    }
 }

@@ -76,7 +76,8 @@ public final class ProxyHandler implements Handler {
         ProviderAssembly provider = provider();
         AdmissionChain admission = provider.admission();
         CircuitBreaker breaker = provider.breaker();
-        AdmissionClass cls = admission.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
+        GateEstimate estimate = GateEstimate.of(req, RequestBody.of(req), admission.largeRequestBytes());
+        AdmissionClass cls = admission.classify(method, rawPath, estimate.length());
         trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH, cls.route());
         ExchangeResult result = ExchangeResult.START;
         Verdict.Admitted admitted = null;
@@ -84,7 +85,7 @@ public final class ProxyHandler implements Handler {
         RuntimeException failure = null;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
-            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), provider.config().admission().queueComments());
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, estimate.body(), provider.config().admission().queueComments());
             Verdict verdict = admission.admit(cls, waiting);
             // a circuit rejection never waits: not a queued request in any view
             trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));

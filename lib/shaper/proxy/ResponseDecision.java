@@ -2,9 +2,9 @@ package shaper.proxy;
 
 import java.util.Optional;
 
+import shaper.codec.ContentCodings;
 import shaper.retry.RetryDecision;
 import shaper.retry.RetryReason;
-import shaper.retry.StaleReasoning;
 
 /**
  * What an attempt's answer means for the attempt loop, decided from the retry policy's verdict and
@@ -30,10 +30,18 @@ sealed interface ResponseDecision {
      * @param requestBody   the buffered request body, or null when it was streamed
      */
     static ResponseDecision of(RetryDecision policyVerdict, byte[] requestBody) {
+        return of(policyVerdict, requestBody, ContentCodings.IDENTITY, Long.MAX_VALUE);
+    }
+
+    /**
+     * As above for a body in {@code codings}: the carriers are looked for in the decoded body (within
+     * {@code maxBodyBytes}, {@code -retry-max-body-mb}) and the replacement is plain ({@link StaleBody}).
+     */
+    static ResponseDecision of(RetryDecision policyVerdict, byte[] requestBody, ContentCodings codings, long maxBodyBytes) {
         return switch (policyVerdict) {
             case null -> new Accept(false);
             case RetryDecision.Retry r when r.reason() == RetryReason.STALE_REASONING -> {
-                Optional<byte[]> stripped = requestBody == null ? Optional.empty() : StaleReasoning.stripCarriers(requestBody);
+                Optional<byte[]> stripped = StaleBody.strip(requestBody, codings, maxBodyBytes);
                 yield stripped.<ResponseDecision>map(b -> new Retry(r, b)).orElse(new Accept(false));
             }
             case RetryDecision.Retry r -> new Retry(r, null);

@@ -6,11 +6,38 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import shaper.codec.BodyDecoder;
+import shaper.codec.CodingException;
+import shaper.codec.ContentCodings;
+
 /** Reads the top-level {@code "stream"} member of a JSON request body without building a tree. */
 final class StreamFlag {
     private static final JsonFactory JSON = new JsonFactory();
 
     private StreamFlag() {
+    }
+
+    /** Decoded bytes looked at for the flag at most: a peek, not a conversion. */
+    private static final long CODED_PEEK_LIMIT = 16L * 1024 * 1024;
+
+    /** As {@link #isExplicitlyFalse(byte[])} for a body in {@code codings}; false when it cannot be decoded. */
+    static boolean isExplicitlyFalse(byte[] body, ContentCodings codings) {
+        byte[] plain = plain(body, codings);
+        return plain != null && isExplicitlyFalse(plain);
+    }
+
+    /** As {@link #isTrue(byte[])} for a body in {@code codings}; false when it cannot be decoded. */
+    static boolean isTrue(byte[] body, ContentCodings codings) {
+        byte[] plain = plain(body, codings);
+        return plain != null && isTrue(plain);
+    }
+
+    private static byte[] plain(byte[] body, ContentCodings codings) {
+        try {
+            return body == null ? null : BodyDecoder.decode(body, codings, codings.isIdentity() ? Long.MAX_VALUE : CODED_PEEK_LIMIT);
+        } catch (CodingException undecodable) {
+            return null;
+        }
     }
 
     /** True only for a JSON object whose top-level {@code stream} is literally {@code false}. */

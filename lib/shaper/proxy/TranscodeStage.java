@@ -15,6 +15,7 @@ import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import shaper.codec.ContentCodings;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
 import shaper.retry.FailureClass;
@@ -40,7 +41,8 @@ import shaper.transcode.UpstreamError;
  */
 final class TranscodeStage {
     private final Transcoder transcoder;
-    private final HeaderRewrite rewrite;
+    /** The route's credential step, after dropping the client's {@code Content-Encoding}. */
+    private final HeaderRewrite uncoded;
     private final ExchangeLog log;
     private final LossLog losses;
 
@@ -58,8 +60,9 @@ final class TranscodeStage {
 
     TranscodeStage(Transcoder transcoder, HeaderRewrite rewrite, ExchangeLog log) {
         this.transcoder = transcoder;
-        this.rewrite = rewrite;
         this.log = log;
+        // the converted body is new, uncompressed JSON: the client's coding no longer describes it
+        this.uncoded = rewrite.uncoded();
         this.losses = new LossLog(log);
     }
 
@@ -72,8 +75,9 @@ final class TranscodeStage {
                 throw new TranscodeException.TooLarge(limit);
             }
             byte[] bytes = buffered.bytes() == null ? new byte[0] : buffered.bytes();
-            Prepared p = transcoder.prepare(bytes, req.prologue().query().rawValue());
-            return new Converted(p, new RequestBody.Buffered(p.body()), rewrite);
+            ContentCodings codings = ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
+            Prepared p = transcoder.prepare(bytes, codings, req.prologue().query().rawValue());
+            return new Converted(p, new RequestBody.Buffered(p.body()), uncoded);
         } catch (TranscodeException e) {
             ExchangeResult failed = failure(so.failedLocally(), req.prologue().method().text(), rawPath,
                     Provenance.LOCAL_REQUEST_CONVERSION_ERROR, e.hint().isEmpty() ? e.getMessage() : e.getMessage() + " (" + e.hint() + ")");

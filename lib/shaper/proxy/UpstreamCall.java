@@ -41,6 +41,11 @@ final class UpstreamCall {
         return upstream;
     }
 
+    /** The same call for a body the proxy decoded and rewrote: without the client's {@code Content-Encoding}. */
+    UpstreamCall uncoded() {
+        return new UpstreamCall(req, upstream, rawPath, rawQuery, timeout, rewrite.uncoded());
+    }
+
     /**
      * Sends the request. A body that fails midway (the client left, or the upstream stopped
      * reading) closes the upstream connection before the failure propagates: Helidon would

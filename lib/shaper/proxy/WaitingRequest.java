@@ -8,6 +8,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.admission.ClientGoneException;
 import shaper.admission.QueueWait;
+import shaper.codec.ContentCodings;
 import shaper.proxy.watch.ClientConnection;
 
 /**
@@ -84,6 +85,6 @@ final class WaitingRequest implements QueueWait {
 
     private boolean saysStreamFalse() {
         byte[] b = body.bytes();
-        return b != null && StreamFlag.isExplicitlyFalse(b);
+        return b != null && StreamFlag.isExplicitlyFalse(b, ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING)));
     }
 }

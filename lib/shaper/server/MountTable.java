@@ -80,6 +80,27 @@ final class MountTable {
                 .orElse(null);
     }
 
+    /**
+     * Records a request the listener answered itself before routing (bad input): one record in the
+     * journal, counters and metrics of the provider its path leads to (the root mount's when
+     * nothing could be parsed), one log line; logged only when no mount leads it.
+     *
+     * @param method the request's method, {@code -} when none was parsed
+     * @param rawPath its path, empty when none was parsed
+     */
+    void refusedByListener(String method, String rawPath, int status) {
+        Optional<Mounted<ProxyHandler>> routed = router.route(rawPath.startsWith("/") ? rawPath : "/");
+        String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
+        ExchangeTrace trace = routed.map(m -> m.target().provider().publisher().journal().begin(method, path, null))
+                .orElseGet(() -> Journal.detached("-", method, path));
+        ExchangeRecord record = trace.finish(status, Outcome.FAILED, EndReason.BAD_INPUT, null, List.of(), List.of());
+        if (routed.isPresent()) {
+            routed.get().target().provider().publisher().publish(record);
+        } else {
+            log.exchange(record);
+        }
+    }
+
     private static boolean isHealth(String rawPath) {
         return RequestPaths.resolveDots(rawPath).equals(HealthHandler.PATH);
     }

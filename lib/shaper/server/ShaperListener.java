@@ -3,10 +3,7 @@ package shaper.server;
 import java.time.Duration;
 
 import io.helidon.common.socket.SocketOptions;
-import io.helidon.http.DirectHandler;
-import io.helidon.http.encoding.ContentEncodingContext;
 import io.helidon.webserver.WebServer;
-import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -19,8 +16,9 @@ import shaper.proxy.watch.ClientConnection;
 
 /**
  * The Helidon listener of the proxy: one route (the {@link MountTable}) on virtual threads with
- * TCP_NODELAY, the WebSocket upgrade tunnel, the request-head timeout, and a quiet {@code 400}
- * for requests Helidon cannot parse.
+ * TCP_NODELAY, the WebSocket upgrade tunnel, the request-head timeout, request bodies passed on
+ * in whatever {@code Content-Encoding} they came ({@link PassthroughEncodings}), and every request
+ * it refuses before routing recorded as an exchange ({@link BadInputAnswer}).
  */
 final class ShaperListener {
     /** Helidon's own wait for in-flight work on stop; {@link ShaperServer#shutdown} ends it sooner by interrupting. */
@@ -49,12 +47,12 @@ final class ShaperListener {
                 .shutdownHook(false)
                 .shutdownGracePeriod(config.shutdownGrace().plus(HELIDON_GRACE_MARGIN))
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                .contentEncoding(new PassthroughEncodings())
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(heads)
                 .idleConnectionTimeout(headTimeout)
                 .idleConnectionPeriod(HeadReadTimeout.checkPeriod(headTimeout))
-                .directHandlers(DirectHandlers.builder().addHandler(DirectHandler.EventType.INTERNAL_ERROR, new BadInputAnswer()).build())
+                .directHandlers(BadInputAnswer.forEveryEvent(table))
                 .routing(r -> routing(r, table, heads))
                 .build()
                 .start();

@@ -6,8 +6,11 @@
  * health route, client keys, mount prefixes, 404), and stops it gracefully. Providers share only
  * {@code ServerServices}: the clock, the log, and the watchers, which never block.
  *
- * <p>Hostile input and slow clients: {@code BadInputAnswer} turns a request Helidon could not
- * parse at all into a quiet {@code 400} (Helidon would answer {@code 500} with a stack trace), and
+ * <p>Hostile input and slow clients: {@code BadInputAnswer} records every request the listener
+ * refuses before routing as an exchange (one record, one log line, counted) and turns a request
+ * Helidon could not parse at all into a {@code 400} (Helidon would answer {@code 500} with a stack
+ * trace); {@code PassthroughEncodings} keeps the listener from decoding or refusing any request
+ * {@code Content-Encoding}; and
  * {@code HeadReadTimeout} closes connections whose request head is slower than
  * {@code -header-read-timeout}. Stopping: {@link shaper.server.ShaperServer#shutdown(java.time.Duration)}
  * stops accepting, fails queued requests with the queue timeout answer, lets in-flight exchanges

@@ -91,6 +91,21 @@ public abstract sealed class TranscodeException extends RuntimeException {
         }
     }
 
+    /**
+     * A request body in a content coding the proxy cannot undo (RFC 9110 §15.5.16); the message
+     * lists the supported ones. Corrupt data is {@link Invalid}, a bomb {@link TooLarge}.
+     */
+    public static final class UnsupportedEncoding extends TranscodeException {
+        public UnsupportedEncoding(String message) {
+            super(message);
+        }
+
+        @Override
+        public int status() {
+            return 415;
+        }
+    }
+
     /** The upstream broke the wire contract: malformed body or frame, a negotiation mismatch, bad usage totals. */
     public static final class UpstreamWire extends TranscodeException {
         public UpstreamWire(String message) {

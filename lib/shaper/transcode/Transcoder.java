@@ -26,6 +26,17 @@ public sealed interface Transcoder permits MessagesClientTranscoder, ResponsesCh
      */
     Prepared prepare(byte[] clientBody, String rawQuery);
 
+    /**
+     * Converts a client request whose body may carry content codings: undone first (bounded by
+     * {@code -transcode-max-request-mb}), then {@link #prepare(byte[], String)}.
+     *
+     * @param codings the request's {@code Content-Encoding}
+     * @throws TranscodeException (local) as above, and for a body that cannot be decoded (413, 400, 415)
+     */
+    default Prepared prepare(byte[] clientBody, shaper.codec.ContentCodings codings, String rawQuery) {
+        return prepare(Intake.decoded(mapping(), clientBody, codings), rawQuery);
+    }
+
     /** Converts a successful non-streaming upstream body. */
     byte[] answer(byte[] upstreamBody, Prepared p);
 

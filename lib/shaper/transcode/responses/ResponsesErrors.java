@@ -44,6 +44,7 @@ public final class ResponsesErrors {
             case TranscodeException.TooLarge t -> "request_too_large";
             case TranscodeException.Unsupported u -> "unsupported_feature";
             case TranscodeException.Invalid i -> null;
+            case TranscodeException.UnsupportedEncoding u -> "unsupported_content_encoding";
             case TranscodeException.UpstreamWire w -> "upstream_protocol_error";
             case TranscodeException.Unrepresentable u -> "response_conversion_error";
         };
