@@ -57,28 +57,27 @@ final class MessagesControls {
         F.object(node, "context_management");
         F.only(node, "context_management", Set.of("edits"));
         JsonNode edits = node.get("edits");
-        if (edits == null || edits.isNull() || edits.isEmpty()) {
+        if (edits == null || edits.isNull() || (edits.isArray() && edits.isEmpty())) {
             report.loss(LossKey.ANTHROPIC_CONTROLS, "context_management");
             return;
         }
-        F.array(edits, "context_management.edits");
-        for (int i = 0; i < edits.size(); i++) {
-            String path = "context_management.edits[" + i + "]";
-            F.string(F.object(edits.get(i), path), "type", path);
-            report.loss(LossKey.ANTHROPIC_CONTROLS, path);
-        }
+        dropEach(edits, "context_management.edits", LossKey.ANTHROPIC_CONTROLS, report);
     }
 
     /** Safeguards Anthropic evaluates beside the completion; their classifier context is the client's own business. */
     private static void safeguards(JsonNode node, ConversionReport report) {
-        if (node == null || node.isNull()) {
-            return;
+        if (node != null && !node.isNull()) {
+            dropEach(node, "safeguards", LossKey.ANTHROPIC_SAFEGUARDS, report);
         }
-        F.array(node, "safeguards");
-        for (int i = 0; i < node.size(); i++) {
-            String path = "safeguards[" + i + "]";
-            F.string(F.object(node.get(i), path), "type", path);
-            report.loss(LossKey.ANTHROPIC_SAFEGUARDS, path);
+    }
+
+    /** An array of objects typed by a string {@code type}, each dropped under {@code key}. */
+    private static void dropEach(JsonNode array, String path, LossKey key, ConversionReport report) {
+        F.array(array, path);
+        for (int i = 0; i < array.size(); i++) {
+            String p = path + "[" + i + "]";
+            F.string(F.object(array.get(i), p), "type", p);
+            report.loss(key, p);
         }
     }
 
