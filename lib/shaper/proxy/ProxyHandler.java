@@ -1,76 +1,48 @@
 package shaper.proxy;
 
-import java.util.random.RandomGenerator;
+import java.util.List;
 
-import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import shaper.admission.AdmissionChain;
 import shaper.admission.AdmissionClass;
-import shaper.admission.AdmissionConfig;
-import shaper.admission.Admitter;
-import shaper.admission.ClientGoneException;
-import shaper.admission.ProviderLimiters;
-import shaper.admission.Slots;
-import shaper.breaker.Admission;
+import shaper.admission.Refusal;
+import shaper.admission.Verdict;
 import shaper.breaker.CircuitBreaker;
-import shaper.limit.AdmissionException;
-import shaper.limit.LimiterUnavailableException;
-import shaper.limit.QueueCancelledException;
-import shaper.limit.QueueFullException;
-import shaper.limit.QueueTimeoutException;
 import shaper.observe.BodyPreview;
-import shaper.observe.EndReason;
-import shaper.observe.ExchangeLog;
-import shaper.observe.ExchangePublisher;
-import shaper.observe.Outcome;
+import shaper.observe.ExchangeTrace;
 import shaper.observe.RouteKind;
 import shaper.retry.RetryConfig;
+import shaper.proxy.watch.CallWatch;
+import shaper.proxy.watch.ClientConnection;
+import shaper.proxy.watch.SelectorWatch;
 
 /**
- * One provider's request path: ask the circuit breaker, classify the route, take its slots
- * (waiting in FIFO order if needed), forward with retries, then give the slots back by the rules
- * of {@link Slots}. Every exit path (local answer, client gone, upstream failure, exception)
+ * One provider's request path: classify the route, pass the provider's admission chain (circuit
+ * breaker, then its slots, waiting in FIFO order if needed), forward with retries, then give the
+ * slots back by the rules of {@link shaper.admission.Slots}. Every exit path (local answer, client gone, upstream failure, exception)
  * reaches the {@code finally} that disposes the slots and builds the exchange's one
- * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link ExchangePublisher}.
+ * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link shaper.observe.ExchangePublisher}.
  */
 public final class ProxyHandler implements Handler {
-    private final String provider;
-    private final AdmissionConfig config;
-    private final RetryConfig retry;
-    private final ProviderLimiters limiters;
-    private final Admitter admitter;
-    private final CircuitBreaker breaker;
     private final SelectorWatch clientWatch;
     private final Forwarder forwarder;
-    private final ExchangePublisher publisher;
-    private final TranscodeStages transcoding;
 
-    public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
-                        CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
-                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch,
-                        CallWatch calls) {
-        this(provider, config, retry, limiters, admitter, breaker, upstreams, publisher, random, rewrite, clientWatch, calls,
-                TranscodeStages.NONE);
+    /**
+     * @param clientWatch the server's watch of idle client connections (a queued client that leaves)
+     * @param calls       the server's watch of upstream calls (deadline, client gone)
+     * @param stop        set when a graceful stop cuts what still runs
+     */
+    public ProxyHandler(ProviderAssembly provider, SelectorWatch clientWatch, CallWatch calls, StopCut stop) {
+        this.clientWatch = clientWatch;
+        this.forwarder = new Forwarder(provider, calls, stop);
     }
 
-    /** A provider with transcoded routes: each is a stage inside this same request path. */
-    public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
-                        CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
-                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch, CallWatch calls,
-                        TranscodeStages transcoding) {
-        this.transcoding = transcoding;
-        this.clientWatch = clientWatch;
-        this.provider = provider;
-        this.config = config;
-        this.retry = retry;
-        this.limiters = limiters;
-        this.admitter = admitter;
-        this.breaker = breaker;
-        ExchangeLog log = publisher.log();
-        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, rewrite, calls);
-        this.publisher = publisher;
+    /** The provider this handler serves. */
+    public ProviderAssembly provider() {
+        return forwarder.assembly();
     }
 
     /** Serves the request with its own path: for a provider mounted at the bare root. */
@@ -87,123 +59,99 @@ public final class ProxyHandler implements Handler {
      */
     public void handle(ServerRequest req, ServerResponse res, String rawPath) {
         String method = req.prologue().method().text();
-        Exchange ex = new Exchange(publisher.journal().begin(method, rawPath, req.prologue().query().rawValue()));
-        exchange(req, res, rawPath, method, ex);
-        if (ex.clientAborted && !res.isSent()) {
+        ExchangeTrace trace = provider().publisher().journal().begin(method, rawPath, req.prologue().query().rawValue());
+        ExchangeResult result = exchange(req, res, rawPath, method, trace);
+        if (result.cut() != null) {
+            // a committed answer that cannot be finished honestly: only a dropped connection says so
+            throw new CloseConnectionException(result.cut());
+        }
+        if (result.clientAborted() && !res.isSent()) {
             // Nobody is left to answer: close the connection quietly instead of leaving Helidon to
             // complain that the route sent nothing.
             throw new CloseConnectionException("client left before an answer");
         }
     }
 
-    private void exchange(ServerRequest req, ServerResponse res, String rawPath, String method, Exchange ex) {
-        AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
-        ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
-                cls.route());
-        Slots slots = null;
-        Admission admission = breaker.allow();
+    private ExchangeResult exchange(ServerRequest req, ServerResponse res, String rawPath, String method, ExchangeTrace trace) {
+        ProviderAssembly provider = provider();
+        AdmissionChain admission = provider.admission();
+        CircuitBreaker breaker = provider.breaker();
+        AdmissionClass cls = admission.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
+        trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH, cls.route());
+        ExchangeResult result = ExchangeResult.START;
+        Verdict.Admitted admitted = null;
         boolean forwarded = false;
+        RuntimeException failure = null;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
-            if (admission instanceof Admission.Rejected) {
-                ex.trace.queueEnded(false); // never waits: not a queued request in any view
-                ex.ended(EndReason.CIRCUIT_OPEN, Outcome.FAILED, 503);
-                LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
-                return;
-            }
-            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
-            slots = admit(cls, waiting, res, ex, rawPath);
-            ex.trace.queueEnded(!cls.chain().isEmpty());
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), provider.config().admission().queueComments());
+            Verdict verdict = admission.admit(cls, waiting);
+            // a circuit rejection never waits: not a queued request in any view
+            trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
             connection.unwatch();
-            if (slots == null) {
-                return;
+            ClientSink sink = new ClientSink(res, Dialect.of(rawPath), waiting.comments());
+            if (verdict instanceof Refusal refusal) {
+                result = refused(refusal, sink, result);
+            } else {
+                admitted = (Verdict.Admitted) verdict;
+                RequestBody body = replayable(waiting);
+                byte[] bytes = body.bytes();
+                if (bytes != null) {
+                    trace.requestBody(BodyPreview.of(bytes, bytes.length));
+                }
+                if (!connection.isOpen()) {
+                    result = result.clientLeft();
+                } else {
+                    forwarded = true;
+                    result = forwarder.forward(req, sink, rawPath, body, connection, trace, admitted.breaker(),
+                            provider.transcoding().match(method, rawPath), result);
+                }
             }
-            RequestBody body = replayable(waiting);
-            byte[] bytes = body.bytes();
-            if (bytes != null) {
-                ex.trace.requestBody(BodyPreview.of(bytes, bytes.length));
-            }
-            if (!connection.isOpen()) {
-                ex.clientAborted = true;
-                return;
-            }
-            forwarded = true;
-            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, admission, transcoding.match(method, rawPath));
+        } catch (StageFailed e) {
+            result = e.result();
+            failure = e;
         } catch (StreamCopy.SourceFailed clientLeft) {
-            ex.clientAborted = true;
-            ex.outcome = Outcome.ABORTED;
+            result = result.clientLeft();
         } catch (RuntimeException | Error e) {
-            if (!ex.reachedUpstream) {
-                ex.localError = true;
+            if (!result.reachedUpstream()) {
+                result = result.failedLocally();
             }
-            throw e;
+            failure = new StageFailed(result, e);
         } finally {
             connection.unwatch(); // before anything else touches the connection
-            if (!forwarded) {
-                breaker.cancel(admission);
+            if (admitted != null) {
+                if (!forwarded) {
+                    breaker.cancel(admitted.breaker());
+                }
+                admitted.slots().dispose(result.slots(), breaker::penalty);
             }
-            if (slots != null) {
-                slots.dispose(ex.end(), breaker::penalty);
-            }
-            EndReason why = ex.reason();
-            publisher.publish(ex.trace.finish(ex.status, ex.outcome, why, ex.provenance(why),
-                    JournalHeaders.of(req.headers()), res.isSent() || ex.status > 0 ? JournalHeaders.of(res.headers()) : java.util.List.of()));
+            provider.publisher().publish(result.record(trace, JournalHeaders.of(req.headers()),
+                    res.isSent() || result.status() > 0 ? JournalHeaders.of(res.headers()) : List.of()));
         }
+        if (failure instanceof StageFailed f) {
+            throw f.rethrow();
+        }
+        return result;
     }
 
     /** The body to send: buffered (so it can be replayed) when retries are on and it fits, else as it is. */
     private RequestBody replayable(WaitingRequest waiting) {
         RequestBody body = waiting.body();
+        RetryConfig retry = provider().config().retry();
         if (retry.enabled() && body instanceof RequestBody.Streamed) {
             body = RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, retry.maxBodyBytes()));
         }
         return body;
     }
 
-    /** Takes the slots, or answers locally and returns null. */
-    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex, String rawPath) {
-        if (cls.chain().isEmpty()) {
-            return admitter.unlimited(cls);
-        }
-        try {
-            return admitter.admit(cls, waiting);
-        } catch (QueueFullException e) {
-            if (waiting.comments() != null) {
-                fail(waiting, ex, EndReason.QUEUE_FULL, "queue full", "rate_limit_error", "proxy queue is full");
-            } else {
-                ex.ended(EndReason.QUEUE_FULL, Outcome.FAILED, 429);
-                LocalAnswers.queueFull(res, e.depth(), config.releaseCooldown());
-            }
-        } catch (QueueTimeoutException e) {
-            if (waiting.comments() != null) {
-                fail(waiting, ex, EndReason.QUEUE_TIMEOUT, "timeout", "timeout_error", "queue timeout");
-            } else {
-                ex.ended(EndReason.QUEUE_TIMEOUT, Outcome.FAILED, 504);
-                LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
-            }
-        } catch (LimiterUnavailableException e) {
-            if (waiting.comments() != null) {
-                fail(waiting, ex, EndReason.LIMITER_UNAVAILABLE, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
-            } else {
-                ex.ended(EndReason.LIMITER_UNAVAILABLE, Outcome.FAILED, 503);
-                LocalAnswers.limiterUnavailable(res, Dialect.of(rawPath));
-            }
-        } catch (QueueCancelledException | ClientGoneException e) {
-            ex.clientAborted = true;
-            ex.status = waiting.comments() != null ? 200 : 0;
-            ex.outcome = Outcome.ABORTED;
-        } catch (AdmissionException e) {
-            throw new IllegalStateException("unexpected admission outcome", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ex.clientAborted = true;
-            ex.outcome = Outcome.ABORTED;
-        }
-        return null;
-    }
-
-    private static void fail(WaitingRequest waiting, Exchange ex, EndReason why, String reason, String type, String message) {
-        ex.ended(why, Outcome.ABORTED, 200);
-        waiting.comments().fail(Dialect.OTHER, reason, type, message);
+    /** Answers a refused request locally, through the sink (on the committed comment stream when there is one). */
+    private ExchangeResult refused(Refusal refusal, ClientSink sink, ExchangeResult so) {
+        return switch (refusal) {
+            case Refusal.CircuitOpen open -> sink.fail(so, LocalFailure.circuitOpen(open.untilProbe()));
+            case Refusal.QueueFull full -> sink.fail(so, LocalFailure.queueFull(full.depth(), provider().config().admission().releaseCooldown()));
+            case Refusal.QueueTimeout timeout -> sink.fail(so, LocalFailure.QUEUE_TIMEOUT);
+            case Refusal.LimiterUnavailable unavailable -> sink.fail(so, LocalFailure.LIMITER_UNAVAILABLE);
+            case Refusal.ClientGone gone -> so.committed(sink.state() instanceof ClientSink.CommittedStream ? 200 : 0).clientLeft();
+        };
     }
 }
