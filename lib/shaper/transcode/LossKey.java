@@ -41,7 +41,8 @@ public enum LossKey {
     USAGE_CACHE_EXCEEDS_INPUT(Kind.NOTE, false, "cached tokens exceeded the input total and were clamped to it", Dirs.ALL),
     USAGE_NEGATIVE_COUNTS(Kind.NOTE, false, "negative usage counts were clamped to 0", Dirs.ALL),
     PROVIDER_REASONING_TEXT(Kind.POLICY, false, "chat reasoning / reasoning_content in a response with neither reasoning capability is dropped", Dirs.FROM_CHAT),
-    REQUEST_REASONING(Kind.POLICY, true, "an Anthropic thinking budget or a Responses reasoning.effort the target cannot take is dropped", Dirs.ALL),
+    REQUEST_REASONING(Kind.POLICY, true, "an Anthropic thinking budget or output_config.effort, or a Responses reasoning.effort, the target cannot"
+            + " take is dropped", Dirs.ALL),
     REASONING_SUMMARY(Kind.POLICY, true, "reasoning summaries, request or output side", Dirs.RESPONSES_IN),
     TOOL_RESULT_JSON_ENVELOPE(Kind.POLICY, false, "a tool result with images becomes the deterministic transcode_version 1 JSON text envelope", Dirs.MESSAGES_RESPONSES),
     DEVELOPER_ROLE(Kind.POLICY, true, "the developer/system distinction is lost (developer turns render as system)", Dirs.RESPONSES_IN),
@@ -55,8 +56,11 @@ public enum LossKey {
     LOGPROBS(Kind.POLICY, false, "token logprobs in a Responses answer have no Messages form and are dropped", Dirs.MESSAGES_RESPONSES),
     RESPONSES_CONTROLS(Kind.POLICY, true, "include / client_metadata are noted and prompt_cache_key is dropped; background, max_tool_calls, prompt,"
             + " safety_identifier and status are errors under every policy", Dirs.RESPONSES_IN),
-    ANTHROPIC_CONTROLS(Kind.POLICY, true, "Anthropic envelope controls (metadata, context_management, output_config, service_tier,"
-            + " cache_control hints) are dropped", Dirs.MESSAGES_IN),
+    ANTHROPIC_CONTROLS(Kind.POLICY, true, "Anthropic envelope controls (metadata, context_management edits, service_tier, container,"
+            + " output_config.task_budget, an output_config.format the target cannot take, cache_control hints) are dropped", Dirs.MESSAGES_IN),
+    ANTHROPIC_SAFEGUARDS(Kind.POLICY, true, "Anthropic server-side safeguards (safeguards: dangerous_tool_use and its classifier context) are not"
+            + " evaluated by the upstream; Claude Code gets no verdict and checks risky tool calls itself (its own classifier requests,"
+            + " or it asks)", Dirs.MESSAGES_IN),
     REQUEST_CITATIONS(Kind.POLICY, false, "citation structure on text blocks is dropped; the text is kept", Dirs.MESSAGES_IN),
     BUILTIN_TOOLS(Kind.POLICY, true, "Responses built-in tools (web_search, ...) are dropped", Dirs.RESPONSES_IN),
     ANTHROPIC_SERVER_TOOLS(Kind.POLICY, false, "Anthropic server tools (web_search_20250305, server_tool_use, ...) are dropped", Dirs.MESSAGES_IN),
@@ -65,7 +69,14 @@ public enum LossKey {
     TOOL_RESULT_TEXT_JOIN(Kind.NOTE, false, "a multi-part all-text tool result is joined with \\n into one tool message or output (every byte kept)", Dirs.ALL),
     SYNTHETIC_THINKING_SCRUBBED(Kind.NOTE, false, "a thinking block carrying the proxy's marker signature was removed from replayed history", Dirs.MESSAGES_IN),
     THINKING_BUDGET_MAPPED(Kind.NOTE, false, "an enabled thinking budget was mapped to reasoning_effort by the threshold table", Dirs.MESSAGES_CHAT),
-    THINKING_DISABLED_ELIDED(Kind.NOTE, false, "thinking type disabled renders nothing (the chat absence of reasoning_effort)", Dirs.MESSAGES_CHAT);
+    THINKING_DISABLED_ELIDED(Kind.NOTE, false, "thinking type disabled renders nothing (the chat absence of reasoning_effort)", Dirs.MESSAGES_CHAT),
+    THINKING_DISPLAY(Kind.NOTE, false, "thinking.display (summarized, omitted, updates) asks how Anthropic shows its own thinking; provider"
+            + " reasoning reaches the client as the capabilities decide", Dirs.MESSAGES_IN),
+    EFFORT_MAPPED(Kind.NOTE, false, "an Anthropic effort above high (xhigh, max) is sent as high, the highest effort every target takes", Dirs.MESSAGES_IN),
+    DEFERRED_TOOL_LOADING(Kind.NOTE, false, "a tool marked defer_loading is sent in full as an ordinary tool (the upstream has no tool search):"
+            + " more prompt tokens, nothing lost", Dirs.MESSAGES_IN),
+    TOOL_REFERENCE_TEXT(Kind.NOTE, false, "a tool_reference block in a tool result (tool search) becomes the text [tool_reference] NAME; the"
+            + " referenced tool itself travels in full with the request's tools", Dirs.MESSAGES_IN);
 
     /** Whether the key is decided by the policy or only recorded. */
     public enum Kind { POLICY, NOTE }

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
+import shaper.testing.LocalRefusals;
 import shaper.testing.RunningShaper;
 
 /**
@@ -96,6 +97,7 @@ class ClaudeCodeTranscodeTest {
             RunningShaper.await("transcoded exchanges logged", Duration.ofSeconds(10),
                     () -> !shaper.logLines("path=/v1/messages status=200").isEmpty());
             assertTrue(shaper.logLines("[local_request_conversion_error]").isEmpty(), shaper.stdout());
+            LocalRefusals.assertNone(shaper); // Claude Code retries a refused turn silently with features off: read the journal
         } finally {
             probe.stop();
         }

@@ -9,14 +9,15 @@ import java.util.concurrent.TimeUnit;
 import shaper.testing.NpmPackage;
 
 /**
- * The real Claude Code CLI from npm, installed once into {@code ~/.cache/shaper-test/claude-code}
- * ({@link NpmPackage}) and reused while it reports the pinned version. A failed install fails the
- * test: nothing is skipped.
+ * The real Claude Code CLI from npm, installed once into {@code ~/.cache/shaper-test/claude-code-VERSION}
+ * ({@link NpmPackage}) and reused while it reports the pinned version. The directory names the
+ * version so that checkouts pinning different versions on one machine never reinstall over each
+ * other mid-test. A failed install fails the test: nothing is skipped.
  */
 public final class RealClaudeCode {
-    /** Pinned so the end-to-end test does not change under us; bump deliberately. */
-    public static final String VERSION = "2.1.197";
-    static final NpmPackage PACKAGE = new NpmPackage("claude-code", "@anthropic-ai/claude-code", VERSION);
+    /** The newest on npm when pinned (README names it); bump deliberately, with the captures in test/shaper/transcode/field. */
+    public static final String VERSION = "2.1.332";
+    static final NpmPackage PACKAGE = new NpmPackage("claude-code-" + VERSION, "@anthropic-ai/claude-code", VERSION);
 
     private RealClaudeCode() {
     }

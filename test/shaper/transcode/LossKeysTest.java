@@ -60,6 +60,7 @@ class LossKeysTest {
                 + "{\"type\":\"thinking\",\"thinking\":\"t\",\"signature\":\"EqQBCgIYAh\"},{\"type\":\"text\",\"text\":\"a\"}]},"
                 + "{\"role\":\"user\",\"content\":\"y\"}]", ""), null, none));
         s.put(LossKey.TOP_K, new Scenario(req(USER, "\"top_k\":5"), null, none));
+        s.put(LossKey.ANTHROPIC_SAFEGUARDS, new Scenario(req(USER, "\"safeguards\":[{\"type\":\"dangerous_tool_use\",\"classifier_context\":{\"v\":1}}]"), null, none));
         s.put(LossKey.ANTHROPIC_CONTROLS, new Scenario(req(USER, "\"metadata\":{\"user_id\":\"u\"}"), null, none));
         s.put(LossKey.REQUEST_CITATIONS, new Scenario(req("[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"a\",\"citations\":"
                 + "[{\"type\":\"char_location\"}]}]}]", ""), null, none));

@@ -23,11 +23,11 @@ import shaper.ProjectRoot;
  * {@link #keys} presses keys, {@link #screen} is {@code capture-pane -p}. {@link #close} ends the
  * pane's processes by their pids and then that tmux server.
  */
-final class TmuxSession implements AutoCloseable {
+public final class TmuxSession implements AutoCloseable {
     /** Covers a first compile of Shaper.java on a busy machine. */
-    static final Duration START_BOUND = Duration.ofSeconds(180);
+    public static final Duration START_BOUND = Duration.ofSeconds(180);
     /** What the shell prints as its prompt. */
-    static final String PROMPT = "tui-test$ ";
+    public static final String PROMPT = "tui-test$ ";
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
@@ -40,12 +40,12 @@ final class TmuxSession implements AutoCloseable {
     }
 
     /** Skips the test when tmux is missing (.ci/run installs it). */
-    static void assumeTmux() {
+    public static void assumeTmux() {
         assumeTrue(onPath("tmux"), "tmux is not installed (.ci/run installs it)");
     }
 
     /** A {@code width}×{@code height} session running a plain shell in the repository root. */
-    static TmuxSession start(int width, int height) throws IOException, InterruptedException {
+    public static TmuxSession start(int width, int height) throws IOException, InterruptedException {
         assumeTmux();
         String socket = "shaper-tui-test-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
         Path root = ProjectRoot.find();
@@ -65,20 +65,20 @@ final class TmuxSession implements AutoCloseable {
     }
 
     /** Types {@code line} into the shell and presses Enter. */
-    void type(String line) throws IOException, InterruptedException {
+    public void type(String line) throws IOException, InterruptedException {
         run(List.of("tmux", "-L", socket, "send-keys", "-l", line));
         run(List.of("tmux", "-L", socket, "send-keys", "Enter"));
     }
 
     /** Presses keys by tmux name ({@code 2}, {@code Tab}, {@code BTab}, {@code Enter}, {@code Escape}, {@code C-c}). */
-    void keys(String... names) throws IOException, InterruptedException {
+    public void keys(String... names) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("tmux", "-L", socket, "send-keys"));
         cmd.addAll(List.of(names));
         run(cmd);
     }
 
     /** The visible screen as text, one line per row. */
-    String screen() throws IOException, InterruptedException {
+    public String screen() throws IOException, InterruptedException {
         return run(List.of("tmux", "-L", socket, "capture-pane", "-p"));
     }
 
@@ -88,7 +88,7 @@ final class TmuxSession implements AutoCloseable {
     }
 
     /** Polls the screen (bounded) until {@code condition} holds; returns that screen, or fails showing the last one. */
-    String await(String what, Duration bound, Predicate<String> condition) throws IOException, InterruptedException {
+    public String await(String what, Duration bound, Predicate<String> condition) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
         String screen = screen();
         while (!condition.test(screen)) {
@@ -107,7 +107,7 @@ final class TmuxSession implements AutoCloseable {
     }
 
     /** The screen's bottom row. */
-    static String lastRow(String screen) {
+    public static String lastRow(String screen) {
         List<String> rows = rows(screen);
         return rows.isEmpty() ? "" : rows.getLast();
     }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import shaper.transcode.ChatCapability;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.LossKey;
+import shaper.transcode.Protocol;
 import shaper.transcode.TranscodeMapping;
 import shaper.transcode.ir.Conversation;
 import shaper.transcode.ir.OutputFormat;
@@ -263,7 +264,7 @@ public final class ChatRequestRenderer {
                 if (m.has(ChatCapability.REASONING_EFFORT)) {
                     out.put("reasoning_effort", e.effort());
                 } else {
-                    report.loss(LossKey.REQUEST_REASONING, "reasoning.effort");
+                    report.loss(LossKey.REQUEST_REASONING, e.path());
                 }
             }
         }
@@ -275,7 +276,12 @@ public final class ChatRequestRenderer {
             return;
         }
         if (!m.has(ChatCapability.STRUCTURED_OUTPUTS)) {
-            report.loss(LossKey.STRUCTURED_OUTPUT, "text.format");
+            // a Messages client's output_config.format has always been one of its envelope controls
+            if (m.route().direction().client() == Protocol.MESSAGES) {
+                report.loss(LossKey.ANTHROPIC_CONTROLS, "output_config.format");
+            } else {
+                report.loss(LossKey.STRUCTURED_OUTPUT, "text.format");
+            }
             return;
         }
         ObjectNode rf = out.putObject("response_format");

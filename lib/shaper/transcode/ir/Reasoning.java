@@ -30,10 +30,20 @@ public sealed interface Reasoning {
         }
     }
 
-    /** A Responses-style effort word. */
-    record Effort(String effort) implements Reasoning {
+    /**
+     * An effort word a target takes (low, medium, high, ...).
+     *
+     * @param path the client field it came from, named when the target cannot take it
+     */
+    record Effort(String effort, String path) implements Reasoning {
         public Effort {
             Objects.requireNonNull(effort, "effort");
+            Objects.requireNonNull(path, "path");
+        }
+
+        /** A Responses client's {@code reasoning.effort}. */
+        public Effort(String effort) {
+            this(effort, "reasoning.effort");
         }
     }
 }

@@ -14,16 +14,20 @@ import shaper.transcode.LossKey;
 import shaper.transcode.TranscodeException;
 import shaper.transcode.ir.Conversation;
 import shaper.transcode.ir.Part;
-import shaper.transcode.ir.Reasoning;
+import shaper.transcode.ir.OutputFormat;
 import shaper.transcode.ir.Role;
 import shaper.transcode.ir.ToolChoice;
 import shaper.transcode.ir.ToolSpec;
 import shaper.transcode.ir.Turn;
 
 /**
- * Strict decoding of an Anthropic Messages request into a {@link Conversation}. Losses that exist
- * whatever the target (envelope controls, signed thinking, server tools, documents, top_k) are
- * decided here; target-specific ones by the renderer. Stateless and thread-safe.
+ * Strict decoding of an Anthropic Messages request into a {@link Conversation}: every member of the
+ * surface today's Claude Code sends is known by shape, and an unknown one is a 400. Losses that
+ * exist whatever the target (envelope controls, safeguards, signed thinking, server tools,
+ * documents, top_k) are decided here ({@link MessagesControls}, {@link MessagesBlocks});
+ * target-specific ones by the renderer. {@code role: "system"} entries of {@code messages} join the
+ * system channel like the envelope's {@code system}; their {@code output_config.effort} applies from
+ * that turn on. Stateless and thread-safe.
  */
 public final class MessagesRequestDecoder {
     /** The signature of thinking blocks the proxy synthesized from provider reasoning. */
@@ -33,19 +37,10 @@ public final class MessagesRequestDecoder {
     private static final JsonFields F = JsonFields.CLIENT;
     private static final Set<String> TOP = Set.of("model", "messages", "max_tokens", "system", "metadata", "stop_sequences", "stream",
             "temperature", "top_p", "top_k", "tools", "tool_choice", "thinking", "service_tier", "context_management", "output_config",
-            "container", "mcp_servers");
-    private static final Set<String> CONTROLS = Set.of("metadata", "service_tier", "context_management", "output_config", "container");
+            "container", "mcp_servers", "safeguards");
     private static final Set<String> MESSAGE = Set.of("role", "content");
-    private static final Set<String> TEXT = Set.of("type", "text", "cache_control", "citations");
-    private static final Set<String> IMAGE = Set.of("type", "source", "cache_control");
-    private static final Set<String> TOOL_USE = Set.of("type", "id", "name", "input", "cache_control");
-    private static final Set<String> TOOL_RESULT = Set.of("type", "tool_use_id", "content", "is_error", "cache_control");
-    private static final Set<String> THINKING = Set.of("type", "thinking", "signature");
-    private static final Set<String> REDACTED = Set.of("type", "data");
-    private static final Set<String> SERVER_BLOCKS = Set.of("server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
-            "code_execution_tool_result", "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
-            "mcp_tool_use", "mcp_tool_result", "container_upload", "search_result");
-    private static final Set<String> TOOL = Set.of("name", "description", "input_schema", "cache_control", "type");
+    private static final Set<String> SYSTEM_MESSAGE = Set.of("role", "content", "output_config");
+    private static final Set<String> TOOL = Set.of("name", "description", "input_schema", "cache_control", "type", "defer_loading");
     private static final Set<String> TOOL_CHOICE = Set.of("type", "name", "disable_parallel_tool_use");
 
     private MessagesRequestDecoder() {
@@ -62,22 +57,21 @@ public final class MessagesRequestDecoder {
         F.object(root, "request");
         F.only(root, "request", TOP);
         String model = F.string(root, "model", "request");
-        for (String control : CONTROLS) {
-            if (root.has(control)) {
-                report.loss(LossKey.ANTHROPIC_CONTROLS, control);
-            }
-        }
-        if (root.has("mcp_servers")) {
-            report.loss(LossKey.ANTHROPIC_SERVER_TOOLS, "mcp_servers");
-        }
-        if (F.optLong(root, "top_k", "request") != null) {
-            report.loss(LossKey.TOP_K, "top_k");
-        }
+        MessagesControls.envelope(root, report);
+        MessagesControls.Effort effort = MessagesControls.outputConfig(root.get("output_config"), report);
+        OutputFormat format = MessagesControls.format(root.get("output_config"));
         List<Turn> turns = new ArrayList<>();
         system(root.get("system"), turns, report);
         JsonNode messages = F.array(root.get("messages"), "messages");
         for (int i = 0; i < messages.size(); i++) {
-            turns.add(message(messages.get(i), "messages[" + i + "]", report));
+            String path = "messages[" + i + "]";
+            JsonNode node = F.object(messages.get(i), path);
+            if ("system".equals(node.path("role").asText(null))) {
+                MessagesControls.Effort turnEffort = systemMessage(node, path, turns, report);
+                effort = turnEffort != null ? turnEffort : effort;
+            } else {
+                turns.add(message(node, path, report));
+            }
         }
         List<ToolSpec> tools = tools(root.get("tools"), report);
         Boolean[] parallel = new Boolean[1];
@@ -87,191 +81,82 @@ public final class MessagesRequestDecoder {
         return new Conversation(model, turns, tools, choice, parallel[0],
                 maxTokens == null ? null : Math.toIntExact(Math.min(maxTokens, Integer.MAX_VALUE)),
                 F.optDouble(root, "temperature", "request"), F.optDouble(root, "top_p", "request"),
-                strings(root.get("stop_sequences"), "stop_sequences"), thinking(root.get("thinking")), Boolean.TRUE.equals(stream));
+                strings(root.get("stop_sequences"), "stop_sequences"), MessagesControls.reasoning(root.get("thinking"), effort, report),
+                Boolean.TRUE.equals(stream), format);
     }
 
     private static void system(JsonNode system, List<Turn> turns, ConversionReport report) {
         if (system == null || system.isNull()) {
             return;
         }
-        if (system.isTextual()) {
-            turns.add(new Turn(Role.SYSTEM, List.of(new Part.Text(system.asText())), "system"));
-            return;
-        }
-        F.array(system, "system");
-        List<Part> parts = new ArrayList<>();
-        for (int i = 0; i < system.size(); i++) {
-            String path = "system[" + i + "]";
-            JsonNode block = F.object(system.get(i), path);
-            String type = F.string(block, "type", path);
-            if (!type.equals("text")) {
-                if (KNOWN_BLOCKS.contains(type)) {
-                    report.loss(LossKey.SYSTEM_NON_TEXT_CONTENT, path);
-                    continue;
-                }
-                throw F.fail(path + ".type: unknown content block type \"" + type + "\"");
-            }
-            parts.add(text(block, path, report));
-        }
-        turns.add(new Turn(Role.SYSTEM, parts, "system"));
+        turns.add(new Turn(Role.SYSTEM, systemParts(system, "system", report), "system"));
     }
 
-    private static final Set<String> KNOWN_BLOCKS = Set.of("text", "image", "document", "tool_use", "tool_result", "thinking",
-            "redacted_thinking");
+    /** A string or text blocks; other known blocks are {@code system_non_text_content}. */
+    private static List<Part> systemParts(JsonNode content, String path, ConversionReport report) {
+        List<Part> parts = new ArrayList<>();
+        if (content.isTextual()) {
+            parts.add(new Part.Text(content.asText()));
+            return parts;
+        }
+        F.array(content, path);
+        for (int i = 0; i < content.size(); i++) {
+            String p = path + "[" + i + "]";
+            JsonNode block = F.object(content.get(i), p);
+            String type = F.string(block, "type", p);
+            if (type.equals("text")) {
+                parts.add(MessagesBlocks.text(block, p, report));
+            } else if (MessagesBlocks.KNOWN.contains(type)) {
+                report.loss(LossKey.SYSTEM_NON_TEXT_CONTENT, p);
+            } else {
+                throw F.fail(p + ".type: unknown content block type \"" + type + "\"");
+            }
+        }
+        return parts;
+    }
+
+    /**
+     * A {@code role: "system"} entry (Claude Code sends its environment this way): its text joins the
+     * system channel where it stands; its {@code output_config} may carry the effort from here on.
+     * An entry with only an {@code output_config} adds no turn.
+     */
+    private static MessagesControls.Effort systemMessage(JsonNode node, String path, List<Turn> turns, ConversionReport report) {
+        F.only(node, path, SYSTEM_MESSAGE);
+        JsonNode config = node.get("output_config");
+        boolean hasConfig = config != null && !config.isNull();
+        JsonNode content = node.get("content");
+        if (content == null || content.isNull()) {
+            if (!hasConfig) {
+                throw F.fail(path + ".content: missing (expected: string or array; only an entry with output_config may omit it)");
+            }
+        } else {
+            turns.add(new Turn(Role.SYSTEM, systemParts(content, path + ".content", report), path));
+        }
+        return hasConfig ? MessagesControls.turnOutputConfig(config, path + ".output_config", report) : null;
+    }
 
     private static Turn message(JsonNode node, String path, ConversionReport report) {
-        F.object(node, path);
         F.only(node, path, MESSAGE);
         String roleName = F.string(node, "role", path);
         Role role = switch (roleName) {
             case "user" -> Role.USER;
             case "assistant" -> Role.ASSISTANT;
-            // Claude Code sends inline system turns; they join the system channel.
-            case "system" -> Role.SYSTEM;
             default -> throw F.fail(path + ".role: \"" + roleName + "\" (expected: user, assistant or system)");
         };
         JsonNode content = node.get("content");
         List<Part> parts = new ArrayList<>();
         if (content != null && content.isTextual()) {
             parts.add(new Part.Text(content.asText()));
-        } else if (role == Role.SYSTEM) {
-            F.array(content, path + ".content");
-            for (int i = 0; i < content.size(); i++) {
-                String p = path + ".content[" + i + "]";
-                JsonNode block = F.object(content.get(i), p);
-                String type = F.string(block, "type", p);
-                if (!type.equals("text")) {
-                    if (!KNOWN_BLOCKS.contains(type)) {
-                        throw F.fail(p + ".type: unknown content block type \"" + type + "\"");
-                    }
-                    report.loss(LossKey.SYSTEM_NON_TEXT_CONTENT, p);
-                    continue;
-                }
-                parts.add(text(block, p, report));
-            }
         } else {
             F.array(content, path + ".content");
             for (int i = 0; i < content.size(); i++) {
-                block(content.get(i), path + ".content[" + i + "]", role, parts, report);
+                MessagesBlocks.block(content.get(i), path + ".content[" + i + "]", role, parts, report);
             }
         }
         return new Turn(role, parts, path);
     }
 
-    private static void block(JsonNode block, String path, Role role, List<Part> parts, ConversionReport report) {
-        F.object(block, path);
-        String type = F.string(block, "type", path);
-        if (SERVER_BLOCKS.contains(type)) {
-            report.loss(LossKey.ANTHROPIC_SERVER_TOOLS, path);
-            return;
-        }
-        switch (type) {
-            case "text" -> parts.add(text(block, path, report));
-            case "image" -> parts.add(image(block, path));
-            case "document" -> report.loss(LossKey.DOCUMENT_INPUT, path);
-            case "tool_use" -> {
-                requireRole(role, Role.ASSISTANT, path, type);
-                F.only(block, path, TOOL_USE);
-                cacheControl(block, path, report);
-                JsonNode input = block.get("input");
-                F.object(input, path + ".input");
-                try {
-                    parts.add(new Part.ToolCall(F.string(block, "id", path), F.string(block, "name", path), MAPPER.writeValueAsString(input)));
-                } catch (IOException | IllegalArgumentException e) {
-                    throw F.fail(path + ": " + e.getMessage());
-                }
-            }
-            case "tool_result" -> {
-                requireRole(role, Role.USER, path, type);
-                F.only(block, path, TOOL_RESULT);
-                cacheControl(block, path, report);
-                parts.add(toolResult(block, path, report));
-            }
-            case "thinking" -> {
-                requireRole(role, Role.ASSISTANT, path, type);
-                F.only(block, path, THINKING);
-                F.string(block, "thinking", path);
-                String signature = F.optString(block, "signature", path);
-                if (SYNTHETIC_SIGNATURE.equals(signature)) {
-                    report.note(LossKey.SYNTHETIC_THINKING_SCRUBBED, path);
-                } else {
-                    report.loss(LossKey.AUTHENTICATED_THINKING, path);
-                }
-            }
-            case "redacted_thinking" -> {
-                requireRole(role, Role.ASSISTANT, path, type);
-                F.only(block, path, REDACTED);
-                report.loss(LossKey.AUTHENTICATED_THINKING, path);
-            }
-            default -> throw F.fail(path + ".type: unknown content block type \"" + type + "\"");
-        }
-    }
-
-    private static Part.ToolResult toolResult(JsonNode block, String path, ConversionReport report) {
-        String id = F.string(block, "tool_use_id", path);
-        boolean isError = Boolean.TRUE.equals(F.optBoolean(block, "is_error", path));
-        JsonNode content = block.get("content");
-        List<Part> parts = new ArrayList<>();
-        if (content == null || content.isNull()) {
-            // an empty result
-        } else if (content.isTextual()) {
-            parts.add(new Part.Text(content.asText()));
-        } else {
-            F.array(content, path + ".content");
-            for (int i = 0; i < content.size(); i++) {
-                String p = path + ".content[" + i + "]";
-                JsonNode b = F.object(content.get(i), p);
-                String type = F.string(b, "type", p);
-                switch (type) {
-                    case "text" -> parts.add(text(b, p, report));
-                    case "image" -> parts.add(image(b, p));
-                    case "document", "search_result" -> report.loss(LossKey.TOOL_RESULT_MULTIMODAL_CONTENT, p);
-                    default -> throw F.fail(p + ".type: unknown content block type \"" + type + "\"");
-                }
-            }
-        }
-        return new Part.ToolResult(id, parts, isError);
-    }
-
-    private static Part.Text text(JsonNode block, String path, ConversionReport report) {
-        F.only(block, path, TEXT);
-        cacheControl(block, path, report);
-        JsonNode citations = block.get("citations");
-        if (citations != null && !citations.isNull() && !(citations.isArray() && citations.isEmpty())) {
-            report.loss(LossKey.REQUEST_CITATIONS, path + ".citations");
-        }
-        return new Part.Text(F.string(block, "text", path));
-    }
-
-    private static Part.Image image(JsonNode block, String path) {
-        F.only(block, path, IMAGE);
-        JsonNode source = F.object(block.get("source"), path + ".source");
-        String type = F.string(source, "type", path + ".source");
-        return switch (type) {
-            case "base64" -> {
-                F.only(source, path + ".source", Set.of("type", "media_type", "data"));
-                yield new Part.Image(F.string(source, "media_type", path + ".source"), F.string(source, "data", path + ".source"), null, null);
-            }
-            case "url" -> {
-                F.only(source, path + ".source", Set.of("type", "url"));
-                yield new Part.Image(null, null, F.string(source, "url", path + ".source"), null);
-            }
-            default -> throw F.fail(path + ".source.type: \"" + type + "\" (expected: base64 or url)");
-        };
-    }
-
-    private static void cacheControl(JsonNode block, String path, ConversionReport report) {
-        if (block.has("cache_control")) {
-            report.loss(LossKey.ANTHROPIC_CONTROLS, path + ".cache_control");
-        }
-    }
-
-    private static void requireRole(Role actual, Role expected, String path, String type) {
-        if (actual != expected) {
-            throw F.fail(path + ": " + type + " block in a " + actual.name().toLowerCase(java.util.Locale.ROOT) + " message");
-        }
-    }
-
+    /** Custom tools; a deferred one ({@code defer_loading}) is sent in full, since no target has Anthropic's tool search. */
     private static List<ToolSpec> tools(JsonNode tools, ConversionReport report) {
         List<ToolSpec> out = new ArrayList<>();
         if (tools == null || tools.isNull()) {
@@ -287,7 +172,10 @@ public final class MessagesRequestDecoder {
                 continue;
             }
             F.only(t, path, TOOL);
-            cacheControl(t, path, report);
+            MessagesBlocks.cacheControl(t, path, report);
+            if (Boolean.TRUE.equals(F.optBoolean(t, "defer_loading", path))) {
+                report.note(LossKey.DEFERRED_TOOL_LOADING, path + ".defer_loading");
+            }
             JsonNode schema = F.object(t.get("input_schema"), path + ".input_schema");
             out.add(new ToolSpec(F.string(t, "name", path), F.optString(t, "description", path), schema, null));
         }
@@ -314,34 +202,6 @@ public final class MessagesRequestDecoder {
             case "none" -> new ToolChoice.None();
             case "tool" -> new ToolChoice.Named(F.string(node, "name", "tool_choice"));
             default -> throw F.fail("tool_choice.type: \"" + type + "\" (expected: auto, any, tool or none)");
-        };
-    }
-
-    private static Reasoning thinking(JsonNode node) {
-        if (node == null || node.isNull()) {
-            return new Reasoning.Unspecified();
-        }
-        F.object(node, "thinking");
-        String type = F.string(node, "type", "thinking");
-        return switch (type) {
-            case "enabled" -> {
-                F.only(node, "thinking", Set.of("type", "budget_tokens"));
-                Long budget = F.optLong(node, "budget_tokens", "thinking");
-                if (budget == null || budget < 0) {
-                    throw F.fail("thinking.budget_tokens: required with type enabled (expected: integer >= 0)");
-                }
-                yield new Reasoning.Budget((int) Math.min(budget, Integer.MAX_VALUE));
-            }
-            case "disabled" -> {
-                F.only(node, "thinking", Set.of("type"));
-                yield new Reasoning.Disabled();
-            }
-            case "adaptive" -> {
-                F.only(node, "thinking", Set.of("type", "display"));
-                F.optString(node, "display", "thinking");
-                yield new Reasoning.Adaptive();
-            }
-            default -> throw F.fail("thinking.type: \"" + type + "\" (expected: enabled, disabled or adaptive)");
         };
     }
 

@@ -28,7 +28,8 @@ import shaper.transcode.ir.Turn;
  * its position is lost. Tool calls and results
  * become {@code function_call} / {@code function_call_output} items with their ids. Messages tools
  * have no strictness, so every function tool is sent {@code strict: false} under the
- * {@code tool_schema_strictness} approval the mapping needs at startup. Requests are stateless:
+ * {@code tool_schema_strictness} approval the mapping needs at startup. An answer format
+ * ({@code output_config.format}) becomes {@code text.format}. Requests are stateless:
  * {@code store: false}. Stateless and thread-safe.
  */
 public final class ResponsesRequestRenderer {
@@ -77,14 +78,31 @@ public final class ResponsesRequestRenderer {
             case Reasoning.Budget b -> report.loss(LossKey.REQUEST_REASONING, "thinking");
             case Reasoning.Effort e -> out.putObject("reasoning").put("effort", e.effort());
         }
-        if (!(c.format() instanceof OutputFormat.Text)) {
-            report.loss(LossKey.STRUCTURED_OUTPUT, "format");
-        }
+        format(c.format(), out);
         out.put("store", false);
         if (c.stream()) {
             out.put("stream", true);
         }
         return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A Messages output_config.format is native here: Responses {@code text.format}. */
+    private static void format(OutputFormat f, ObjectNode out) {
+        switch (f) {
+            case OutputFormat.Text t -> {
+            }
+            case OutputFormat.JsonObject j -> out.putObject("text").putObject("format").put("type", "json_object");
+            case OutputFormat.JsonSchema s -> {
+                ObjectNode format = out.putObject("text").putObject("format").put("type", "json_schema").put("name", s.name());
+                if (s.description() != null) {
+                    format.put("description", s.description());
+                }
+                format.set("schema", s.schema());
+                if (s.strict() != null) {
+                    format.put("strict", s.strict());
+                }
+            }
+        }
     }
 
     private static void turn(Turn t, ArrayNode input, ConversionReport report) {

@@ -18,14 +18,17 @@ import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.testing.NpmPackage;
+import shaper.testing.LocalRefusals;
 import shaper.testing.RunningShaper;
 
 /**
- * Issue "Transcoding II" done-when: the real Codex CLI ({@code codex exec}, pinned npm), configured
+ * Issue "Transcoding II" done-when: the real Codex CLI ({@code codex exec}, pinned to the newest on
+ * npm), configured
  * with a custom model provider whose {@code base_url} is the shaper, completes a prompt and a
  * function-tool round trip through {@code -transcode-responses-chat} against the probe's Chat
  * Completions fixture. The fixture answers {@code tool said: <output>} only when the last chat
- * message is {@code role: tool}, so the second answer proves the tool's output went upstream.
+ * message is {@code role: tool}, so the second answer proves the tool's output went upstream. The
+ * proxy refuses none of the session's requests locally (issue 16; read from the journal).
  */
 class CodexCliTest {
     static final NpmPackage CODEX = new NpmPackage("codex", "@openai/codex", "0.171.0");
@@ -95,6 +98,7 @@ class CodexCliTest {
             assertTrue(probe.stats().snapshot().hits("/chat/v1/chat/completions") >= 3, probe.stats().snapshot().hits().toString());
             assertTrue(shaper.logLines("[local_request_conversion_error]").isEmpty(), shaper.stdout());
             assertTrue(shaper.logLines("[upstream_body_error]").isEmpty(), shaper.stdout());
+            LocalRefusals.assertNone(shaper);
         } finally {
             probe.stop();
         }

@@ -120,6 +120,7 @@ class ResponsesLossKeysTest {
         s.put(LossKey.TOP_K, new Scenario(messages(USER, "\"top_k\":5"), null, NONE));
         s.put(LossKey.LOGPROBS, new Scenario(messages(USER, ""), RESP_OK.replace("\"annotations\":[]", "\"annotations\":[],\"logprobs\":[{\"token\":\"x\","
                 + "\"logprob\":-0.1}]"), NONE));
+        s.put(LossKey.ANTHROPIC_SAFEGUARDS, new Scenario(messages(USER, "\"safeguards\":[{\"type\":\"dangerous_tool_use\",\"classifier_context\":{\"v\":1}}]"), null, NONE));
         s.put(LossKey.ANTHROPIC_CONTROLS, new Scenario(messages(USER, "\"metadata\":{\"user_id\":\"u\"}"), null, NONE));
         s.put(LossKey.REQUEST_CITATIONS, new Scenario(messages("[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"a\",\"citations\":"
                 + "[{\"type\":\"char_location\"}]}]}]", ""), null, NONE));

@@ -70,6 +70,35 @@ class ResponsesRequestDecodeTest {
         assertEquals("auto", chat.path("tool_choice").asText());
     }
 
+    /**
+     * Codex 0.171.0's first {@code codex exec} request, captured against a local recording fake and
+     * trimmed: every member (message item ids, a namespace of agent tools, web_search with
+     * external_web_access, include, prompt_cache_key, client_metadata) is known; the default policy
+     * converts it and the strict one rejects its controls by key.
+     */
+    @Test
+    void codex0171ExecFirstTurnConvertsUnderTheDefaults() {
+        Prepared p = DEFAULTS.prepare(ResponsesFixtures.field("codex_0_171_0_exec_request_field.json"), null);
+        JsonNode chat = chat(p);
+        List<String> names = new ArrayList<>();
+        chat.get("tools").forEach(t -> names.add(t.path("function").path("name").asText()));
+        assertTrue(names.containsAll(List.of("exec_command", "write_stdin", "view_image", "close_agent", "update_goal")), names.toString());
+        JsonNode messages = chat.get("messages");
+        assertEquals(1, countRole(messages, "system"));
+        assertTrue(messages.get(0).path("content").asText().startsWith("You are a coding agent running in the Codex CLI"));
+        assertEquals("say hi", messages.get(messages.size() - 1).path("content").asText());
+        assertTrue(chat.path("stream").asBoolean());
+        for (LossKey k : List.of(LossKey.BUILTIN_TOOLS, LossKey.RESPONSES_CONTROLS, LossKey.REASONING_SUMMARY, LossKey.DEVELOPER_ROLE)) {
+            assertTrue(p.report().has(k), k.wireName() + ": " + p.report().summary());
+        }
+        String out = new String(p.body(), java.nio.charset.StandardCharsets.UTF_8);
+        for (String gone : List.of("prompt_cache_key", "client_metadata", "encrypted_content", "web_search", "external_web_access")) {
+            assertFalse(out.contains(gone), gone + " crossed");
+        }
+        Transcoder strict = Transcoder.of(ResponsesFixtures.responsesChat(ChatCapability.cliDefaults(), EnumSet.noneOf(LossKey.class)));
+        assertThrows(TranscodeException.Unsupported.class, () -> strict.prepare(ResponsesFixtures.field("codex_0_171_0_exec_request_field.json"), null));
+    }
+
     @Test
     void codexMultiturnWithEmptyItemStatusDecodes() {
         Prepared p = DEFAULTS.prepare(ResponsesFixtures.field("codex_multiturn_request_field.json"), null);
