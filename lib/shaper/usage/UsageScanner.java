@@ -1,0 +1,215 @@
+package shaper.usage;
+
+import java.util.Locale;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Reads the usage of one answer from the bytes the proxy relays, as they pass: {@link #feed} only
+ * copies into a bounded window (see {@link PayloadWindow}) and never delays or changes a byte; a
+ * payload is looked at when it ends (an SSE line, or the body). Only a payload naming
+ * {@code "usage"} (or the model, until one is known) is parsed.
+ *
+ * <pre>
+ * SSE:  line start ──"data:"──▶ payload ──'\n'──▶ evaluate ──▶ line start
+ *            └──other field / comment──▶ skip to '\n'
+ * JSON: every byte ──▶ payload ──end──▶ evaluate
+ * </pre>
+ *
+ * Not thread-safe: it belongs to the thread relaying the answer.
+ */
+public final class UsageScanner {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] DATA = {'d', 'a', 't', 'a', ':'};
+
+    private enum Line { START, DATA, SKIP }
+
+    private final boolean sse;
+    private final PayloadWindow payload = new PayloadWindow();
+    private Line line = Line.START;
+    private int prefixLength;
+    private boolean prefixMatches = true;
+    private boolean payloadStarted;
+    private UsageObject usage = UsageObject.EMPTY;
+    private String model;
+    private long textChars;
+
+    private UsageScanner(boolean sse) {
+        this.sse = sse;
+    }
+
+    /** A scanner for an answer of {@code contentType} (SSE when it is {@code text/event-stream}); null reads as JSON. */
+    public static UsageScanner forContentType(String contentType) {
+        return new UsageScanner(contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream"));
+    }
+
+    /** Takes the next relayed bytes of the (decoded) body. */
+    public void feed(byte[] b, int off, int n) {
+        if (!sse) {
+            payload.append(b, off, n);
+            return;
+        }
+        int i = off;
+        int end = off + n;
+        while (i < end) {
+            switch (line) {
+                case DATA -> {
+                    if (!payloadStarted) {
+                        payloadStarted = true;
+                        if (b[i] == ' ') { // one space after the colon is not part of the value
+                            i++;
+                            continue;
+                        }
+                    }
+                    int nl = indexOf(b, i, end);
+                    int stop = nl < 0 ? end : nl;
+                    if (stop > i) {
+                        payload.append(b, i, stop - i);
+                    }
+                    if (nl < 0) {
+                        return;
+                    }
+                    evaluate();
+                    startLine();
+                    i = nl + 1;
+                }
+                case SKIP -> {
+                    int nl = indexOf(b, i, end);
+                    if (nl < 0) {
+                        return;
+                    }
+                    startLine();
+                    i = nl + 1;
+                }
+                case START -> {
+                    byte c = b[i++];
+                    if (c == '\n') {
+                        startLine();
+                        continue;
+                    }
+                    prefixMatches &= c == DATA[prefixLength];
+                    prefixLength++;
+                    if (!prefixMatches) {
+                        line = Line.SKIP;
+                    } else if (prefixLength == DATA.length) {
+                        line = Line.DATA;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The usage of the answer, once it has ended (or broken off).
+     *
+     * @param status         the upstream's status; a non-2xx answer without usage counts nothing
+     * @param requestModel   the model the request body named, or null; it wins over the answer's
+     * @param estimatedInput the request's estimated input tokens, used only when the answer reports no usage
+     */
+    public TokenUsage finish(int status, String requestModel, long estimatedInput) {
+        if (!sse || line == Line.DATA) {
+            evaluate();
+        }
+        String m = requestModel != null && !requestModel.isBlank() ? requestModel : model != null ? model : "";
+        if (!usage.empty()) {
+            return usage.reported(m);
+        }
+        if (status < 200 || status > 299 || (textChars == 0 && estimatedInput <= 0)) {
+            return TokenUsage.NONE.withModel(m);
+        }
+        return new TokenUsage(m, Math.max(0, estimatedInput), (textChars + 3) / 4, 0, 0, 0, TokenUsage.Source.ESTIMATED);
+    }
+
+    private void startLine() {
+        line = Line.START;
+        prefixLength = 0;
+        prefixMatches = true;
+        payloadStarted = false;
+    }
+
+    private void evaluate() {
+        try {
+            if (payload.total() == 0) {
+                return;
+            }
+            if (payload.whole()) {
+                evaluateWhole(payload.bytes(), payload.length());
+            } else {
+                evaluateLarge();
+            }
+        } finally {
+            payload.clear();
+        }
+    }
+
+    private void evaluateWhole(byte[] p, int len) {
+        if (p[0] != '{') {
+            return; // [DONE], or not JSON
+        }
+        if (!summaryEvent(p, len)) {
+            textChars += JsonText.textChars(p, len);
+        }
+        boolean hasUsage = JsonText.contains(p, len, "\"usage\"");
+        if (!hasUsage && (model != null || !JsonText.contains(p, len, "\"model\""))) {
+            return;
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(p, 0, len);
+        } catch (java.io.IOException e) {
+            return; // not ours to judge: the client gets the bytes as they are
+        }
+        if (root == null || !root.isObject()) {
+            return;
+        }
+        for (JsonNode holder : new JsonNode[] {root, root.path("message"), root.path("response")}) {
+            if (!holder.isObject()) {
+                continue;
+            }
+            if (model == null && holder.path("model").isTextual()) {
+                model = holder.get("model").asText();
+            }
+            UsageObject u = UsageObject.of(holder.get("usage"));
+            if (!u.empty()) {
+                usage = usage.then(u);
+            }
+        }
+    }
+
+    /** A payload too large to hold: the model from its head, the usage from its tail, text by its length. */
+    private void evaluateLarge() {
+        if (model == null) {
+            model = JsonText.firstModel(payload.bytes(), payload.length());
+        }
+        byte[] tail = payload.tail();
+        String u = JsonText.lastUsageObject(tail, tail.length);
+        if (u != null) {
+            try {
+                UsageObject found = UsageObject.of(JSON.readTree(u));
+                if (!found.empty()) {
+                    usage = usage.then(found);
+                }
+            } catch (JsonProcessingException e) {
+                // a usage object that is not JSON counts as none
+            }
+        }
+        textChars += payload.total();
+    }
+
+    /** Responses events that repeat text already streamed as deltas. */
+    private static boolean summaryEvent(byte[] p, int len) {
+        return JsonText.contains(p, len, ".done\"") || JsonText.contains(p, len, "\"response.completed\"")
+                || JsonText.contains(p, len, "\"response.incomplete\"");
+    }
+
+    private static int indexOf(byte[] b, int from, int end) {
+        for (int i = from; i < end; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
