@@ -102,6 +102,26 @@ public final class TokenBudget {
         }
     }
 
+    /** {@code cost}'s view of this budget as a limiter, for the admission chain's queue. */
+    public shaper.limit.Limiter limiter(Cost cost) {
+        return new BudgetLimiter(this, cost);
+    }
+
+    /** The tokens of {@code cost} now when nobody waits and every bucket fits, else null. */
+    BudgetPermit tryTake(Cost cost) {
+        lock.lock();
+        try {
+            long now = time.nanoTime();
+            if (!queue.isEmpty() || blocker(cost, now) != null) {
+                return null;
+            }
+            take(cost, now);
+            return new BudgetPermit(this, cost);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Reconciles an exchange's estimate with what it actually used: each bucket gets the
      * difference back or pays it. Nothing reported (an error answer, a client gone before the
