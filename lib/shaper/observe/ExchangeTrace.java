@@ -37,6 +37,7 @@ public final class ExchangeTrace {
     private BodyPreview requestBody = BodyPreview.NONE;
     private BodyPreview responseBody = BodyPreview.NONE;
     private long responseBytes = -1;
+    private shaper.usage.TokenUsage usage = shaper.usage.TokenUsage.NONE;
     private boolean finished;
 
     ExchangeTrace(Journal journal, long id, String provider, String method, String path, String query, Instant arrivedAt,
@@ -115,6 +116,11 @@ public final class ExchangeTrace {
         this.responseBytes = bytes;
     }
 
+    /** The tokens the exchange used, once known (before {@link #finish}). */
+    public void usage(shaper.usage.TokenUsage used) {
+        this.usage = java.util.Objects.requireNonNull(used, "used");
+    }
+
     public long id() {
         return id;
     }
@@ -163,6 +169,6 @@ public final class ExchangeTrace {
         }
         return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, responseHeaders,
-                requestBody, responseBody, responseBytes);
+                requestBody, responseBody, responseBytes, usage);
     }
 }

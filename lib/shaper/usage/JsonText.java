@@ -46,7 +46,7 @@ final class JsonText {
         int at = find(b, len, 0, "\"model\"");
         while (at >= 0) {
             int k = skipSpace(b, at + 7, len);
-            if (k < len && b[k] == ':') {
+            if ((at == 0 || b[at - 1] != '\\') && k < len && b[k] == ':') {
                 int v = skipSpace(b, k + 1, len);
                 if (v < len && b[v] == '"') {
                     int end = stringEnd(b, v + 1, len);

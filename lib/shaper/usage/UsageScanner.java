@@ -106,9 +106,9 @@ public final class UsageScanner {
      *
      * @param status         the upstream's status; a non-2xx answer without usage counts nothing
      * @param requestModel   the model the request body named, or null; it wins over the answer's
-     * @param estimatedInput the request's estimated input tokens, used only when the answer reports no usage
+     * @param estimatedInput the request's estimated input tokens, asked only when the answer reports no usage
      */
-    public TokenUsage finish(int status, String requestModel, long estimatedInput) {
+    public TokenUsage finish(int status, String requestModel, java.util.function.LongSupplier estimatedInput) {
         if (!sse || line == Line.DATA) {
             evaluate();
         }
@@ -116,10 +116,22 @@ public final class UsageScanner {
         if (!usage.empty()) {
             return usage.reported(m);
         }
-        if (status < 200 || status > 299 || (textChars == 0 && estimatedInput <= 0)) {
+        if (status < 200 || status > 299) {
             return TokenUsage.NONE.withModel(m);
         }
-        return new TokenUsage(m, Math.max(0, estimatedInput), (textChars + 3) / 4, 0, 0, 0, TokenUsage.Source.ESTIMATED);
+        long input = estimatedInput.getAsLong();
+        if (textChars == 0 && input <= 0) {
+            return TokenUsage.NONE.withModel(m);
+        }
+        return new TokenUsage(m, Math.max(0, input), (textChars + 3) / 4, 0, 0, 0, TokenUsage.Source.ESTIMATED);
+    }
+
+    /**
+     * The model a request body names at its top level (a byte scan, no parse: the body may be
+     * large and the answer usually names it anyway); null when none is found.
+     */
+    public static String requestModel(byte[] body) {
+        return body == null ? null : JsonText.firstModel(body, body.length);
     }
 
     private void startLine() {

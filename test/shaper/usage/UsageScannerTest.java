@@ -45,7 +45,7 @@ class UsageScannerTest {
         for (int i = 0; i < body.length; i += chunk) {
             s.feed(body, i, Math.min(chunk, body.length - i));
         }
-        return s.finish(status, requestModel, estimate);
+        return s.finish(status, requestModel, () -> estimate);
     }
 
     private static void assertEveryChunking(String contentType, String body, TokenUsage expected) {
@@ -155,5 +155,12 @@ class UsageScannerTest {
         assertEquals(ModelLabels.OTHER, labels.label("one-too-many"));
         assertEquals("m3", labels.label("m3"));
         assertEquals(ModelLabels.UNKNOWN, labels.label(""));
+    }
+
+    @Test
+    void theRequestsModelIsItsTopLevelModelNotOneQuotedInsideText() {
+        byte[] body = "{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\\"fake\\\"\"}],\"model\":\"claude-real\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        assertEquals("claude-real", UsageScanner.requestModel(body));
     }
 }
