@@ -17,6 +17,8 @@ import shaper.limit.Ticket;
 final class BudgetLimiter implements Limiter {
     private final TokenBudget budget;
     private final Cost cost;
+    /** The ticket of this request's wait, once it queued; read by other threads for the journal. */
+    private volatile Ticket ticket;
 
     BudgetLimiter(TokenBudget budget, Cost cost) {
         this.budget = budget;
@@ -30,7 +32,15 @@ final class BudgetLimiter implements Limiter {
 
     @Override
     public Ticket enqueue(int maxDepth) throws QueueFullException {
-        return budget.enqueue(cost, maxDepth);
+        Ticket t = budget.enqueue(cost, maxDepth);
+        ticket = t;
+        return t;
+    }
+
+    /** {@code waiting for tokens (input)} (or requests, output, tokens, retry-after) while queued; null otherwise. */
+    String waitingFor() {
+        String what = ticket == null ? null : TokenBudget.waitingFor(ticket);
+        return what == null ? null : "waiting for tokens (" + (what.equals(TokenBudget.HOLD) ? "retry-after" : what) + ")";
     }
 
     /** The tokens now if nobody waits and they fit, else null; never queues. */

@@ -107,6 +107,14 @@ public final class TokenBudget {
         return new BudgetLimiter(this, cost);
     }
 
+    /**
+     * What a request waits for in {@code limiter} (a view from {@link #limiter}): {@code waiting for
+     * tokens (input)} and so on while its ticket is queued, else null. Any thread.
+     */
+    public static String describeWait(shaper.limit.Limiter limiter) {
+        return limiter instanceof BudgetLimiter b ? b.waitingFor() : null;
+    }
+
     /** The tokens of {@code cost} now when nobody waits and every bucket fits, else null. */
     BudgetPermit tryTake(Cost cost) {
         lock.lock();

@@ -34,6 +34,8 @@ public final class ExchangeTrace {
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
     private volatile boolean backingOff;
+    /** What the exchange waits for while queued, asked when a view is taken; null = a slot. */
+    private volatile java.util.function.Supplier<String> waitingFor;
     private BodyPreview requestBody = BodyPreview.NONE;
     private BodyPreview responseBody = BodyPreview.NONE;
     private long responseBytes = -1;
@@ -116,6 +118,14 @@ public final class ExchangeTrace {
         this.responseBytes = bytes;
     }
 
+    /**
+     * While queued, what the exchange waits for ({@code waiting for tokens (input)}); null goes back to
+     * a slot. Any thread; the supplier is asked on the thread taking a view.
+     */
+    public void waitingFor(java.util.function.Supplier<String> what) {
+        this.waitingFor = what;
+    }
+
     /** The tokens the exchange used, once known (before {@link #finish}). */
     public void usage(shaper.usage.TokenUsage used) {
         this.usage = java.util.Objects.requireNonNull(used, "used");
@@ -132,8 +142,10 @@ public final class ExchangeTrace {
     /** The view the TUI reads; {@code nowNanos} from the same clock as the stamps. */
     InFlight view(long nowNanos) {
         int n = attempts;
+        java.util.function.Supplier<String> what = waitingFor;
+        String wait = !waiting ? "" : what == null ? InFlight.SLOT : what.get();
         return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
-                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff);
+                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait);
     }
 
     boolean retrying() {
