@@ -28,6 +28,10 @@ public final class UsageScanner {
 
     private final boolean sse;
     private final PayloadWindow payload = new PayloadWindow();
+    /** Decodes a gzip/deflate body before scanning; null for an identity body. */
+    private PushInflater inflater;
+    /** An encoding the scanner cannot read: every byte is ignored (the usage is estimated). */
+    private boolean blind;
     private Line line = Line.START;
     private int prefixLength;
     private boolean prefixMatches = true;
@@ -45,8 +49,35 @@ public final class UsageScanner {
         return new UsageScanner(contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream"));
     }
 
-    /** Takes the next relayed bytes of the (decoded) body. */
+    /**
+     * A scanner for an answer relayed with {@code contentEncoding} still applied: gzip and deflate
+     * are decoded for the scan (never for the client); another encoding leaves nothing readable.
+     */
+    public static UsageScanner forEncodedBody(String contentType, String contentEncoding) {
+        UsageScanner s = forContentType(contentType);
+        String e = contentEncoding == null ? "" : contentEncoding.trim();
+        if (!e.isEmpty() && !e.equalsIgnoreCase("identity")) {
+            s.inflater = PushInflater.of(e, s::scan);
+            if (s.inflater == null) {
+                s.blind = true;
+            }
+        }
+        return s;
+    }
+
+    /** Takes the next relayed bytes of the body, as the client gets them. */
     public void feed(byte[] b, int off, int n) {
+        if (blind) {
+            return;
+        }
+        if (inflater != null) {
+            inflater.feed(b, off, n);
+            return;
+        }
+        scan(b, off, n);
+    }
+
+    private void scan(byte[] b, int off, int n) {
         if (!sse) {
             payload.append(b, off, n);
             return;
@@ -109,6 +140,9 @@ public final class UsageScanner {
      * @param estimatedInput the request's estimated input tokens, asked only when the answer reports no usage
      */
     public TokenUsage finish(int status, String requestModel, java.util.function.LongSupplier estimatedInput) {
+        if (inflater != null) {
+            inflater.close();
+        }
         if (!sse || line == Line.DATA) {
             evaluate();
         }

@@ -158,6 +158,26 @@ class UsageScannerTest {
     }
 
     @Test
+    void aGzipBodyIsDecodedForTheScanOnly() throws Exception {
+        String body = "{\"model\":\"claude-z\",\"content\":[],\"usage\":{\"input_tokens\":4,\"output_tokens\":2}}";
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+            out.write(body.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] bytes = gz.toByteArray();
+        for (int chunk : CHUNKINGS) {
+            UsageScanner s = UsageScanner.forEncodedBody("application/json", "gzip");
+            for (int i = 0; i < bytes.length; i += chunk) {
+                s.feed(bytes, i, Math.min(chunk, bytes.length - i));
+            }
+            assertEquals(new TokenUsage("claude-z", 4, 2, 0, 0, 0, TokenUsage.Source.REPORTED), s.finish(200, null, () -> 0), "chunk " + chunk);
+        }
+        UsageScanner br = UsageScanner.forEncodedBody("application/json", "br");
+        br.feed(bytes, 0, bytes.length);
+        assertEquals(TokenUsage.Source.ESTIMATED, br.finish(200, "m", () -> 10).source(), "unreadable: estimated");
+    }
+
+    @Test
     void theRequestsModelIsItsTopLevelModelNotOneQuotedInsideText() {
         byte[] body = "{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\\"fake\\\"\"}],\"model\":\"claude-real\"}"
                 .getBytes(StandardCharsets.UTF_8);
