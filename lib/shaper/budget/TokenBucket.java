@@ -60,17 +60,18 @@ public final class TokenBucket {
         return missing <= 0 ? 0 : (long) Math.ceil(missing * NANOS_PER_MINUTE / capacity);
     }
 
-    /** The upstream's own statement: its limit and what remains now are authoritative. */
+    /**
+     * The upstream's own statement: its limit replaces the capacity, and what it says remains caps
+     * the level. It never raises the level: answers finish out of order, and one written before
+     * later requests arrived upstream would hand their tokens out a second time; refill and
+     * reconciliation raise it.
+     */
     public void restate(long limit, long remaining, long now) {
         refill(now);
         if (limit >= 1) {
             capacity = limit;
         }
-        if (remaining >= 0) {
-            level = Math.min(capacity, remaining);
-        } else {
-            level = Math.min(capacity, level);
-        }
+        level = Math.min(capacity, remaining >= 0 ? Math.min(level, remaining) : level);
     }
 
     /** Nanoseconds until the bucket is full again. */

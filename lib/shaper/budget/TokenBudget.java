@@ -33,8 +33,9 @@ import shaper.usage.TokenUsage;
  *
  * Invariant: a queued ticket is granted only when it is the head and every bucket fits its cost
  * (a cost larger than a whole bucket fits a full bucket). With {@code -budget-from-headers} each
- * response's headers restate the buckets' limits and levels (the newest {@code remaining} is
- * authoritative; a kind the headers announce becomes a budget), and a {@code 429}/{@code 529}
+ * response's headers restate the buckets' limits and cap their levels at what remains (a kind the
+ * headers announce becomes a budget; see {@link TokenBucket#restate} for why a level is never
+ * raised by a header), and a {@code 429}/{@code 529}
  * {@code retry-after} holds the whole queue until then. Everything below is guarded by {@link #lock},
  * held for O(buckets) bookkeeping only; tickets park on their own conditions; time comes from the
  * injected {@link TimeSource}.

@@ -141,9 +141,11 @@ class TokenBudgetTest {
         b.observe(RateLimitHeaders.read(HeaderLookup.of("anthropic-ratelimit-input-tokens-limit", "6000",
                 "anthropic-ratelimit-input-tokens-remaining", "50"), 200, now), now);
         Ticket t = b.enqueue(cost(100, 0), 0);
-        assertNull(granted(t), "the newest remaining is authoritative");
+        assertNull(granted(t), "what remains upstream caps the level");
         time.advance(Duration.ofMillis(500)); // +50
         assertNotNull(granted(t));
+        b.observe(RateLimitHeaders.read(HeaderLookup.of("anthropic-ratelimit-input-tokens-remaining", "6000"), 200, now), now);
+        assertEquals(0, b.levels().get(RateLimitKind.INPUT_TOKENS), 0.5, "an older answer never raises the level");
         b.observe(RateLimitHeaders.read(HeaderLookup.of("retry-after", "5"), 429, now), now);
         Ticket held = b.enqueue(cost(0, 0), 0);
         assertNull(granted(held));
