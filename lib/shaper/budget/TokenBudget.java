@@ -90,7 +90,10 @@ public final class TokenBudget {
                 return new BudgetTicket(this, cost, true, null);
             }
             if (maxDepth > 0 && queue.size() >= maxDepth) {
-                throw new QueueFullException(name, queue.size(), maxDepth);
+                // the head gets its tokens first: room comes when its wait is over
+                Cost head = queue.isEmpty() ? cost : queue.peekFirst().cost;
+                long wait = holding && now < holdUntil ? Math.max(holdUntil - now, wouldWaitLocked(head, now)) : wouldWaitLocked(head, now);
+                throw new QueueFullException(name, queue.size(), maxDepth, Duration.ofNanos(wait));
             }
             String reason = blocker != null ? blocker : blocker(queue.peekFirst().cost, now);
             BudgetTicket t = new BudgetTicket(this, cost, false, reason == null ? RateLimitKind.TOKENS.word() : reason);

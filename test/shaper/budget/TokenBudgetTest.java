@@ -99,7 +99,8 @@ class TokenBudgetTest {
         TokenBudget b = new TokenBudget("p", new BudgetConfig(1, 0, 0, 0, false), time);
         granted(b.enqueue(cost(0, 0), 0));
         b.enqueue(cost(0, 0), 1);
-        assertThrows(QueueFullException.class, () -> b.enqueue(cost(0, 0), 1));
+        QueueFullException full = assertThrows(QueueFullException.class, () -> b.enqueue(cost(0, 0), 1));
+        assertEquals(Duration.ofMinutes(1), full.retryAfter().orElseThrow(), "the head's wait for the next request");
         assertEquals(Duration.ofMinutes(1), b.wouldWait(cost(0, 0)));
     }
 
