@@ -40,6 +40,8 @@ public final class ExchangeTrace {
     private BodyPreview responseBody = BodyPreview.NONE;
     private long responseBytes = -1;
     private shaper.usage.TokenUsage usage = shaper.usage.TokenUsage.NONE;
+    /** Reads the relayed answer's usage; set by the relay, finished by the handler. Handler thread only. */
+    private shaper.usage.UsageScanner usageScanner;
     private boolean finished;
 
     ExchangeTrace(Journal journal, long id, String provider, String method, String path, String query, Instant arrivedAt,
@@ -124,6 +126,16 @@ public final class ExchangeTrace {
      */
     public void waitingFor(java.util.function.Supplier<String> what) {
         this.waitingFor = what;
+    }
+
+    /** The scanner reading the answer being relayed (the last attempt's: an earlier one was discarded). */
+    public void usageScanner(shaper.usage.UsageScanner scanner) {
+        this.usageScanner = scanner;
+    }
+
+    /** The scanner of the relayed answer, or null when no answer was relayed. */
+    public shaper.usage.UsageScanner usageScanner() {
+        return usageScanner;
     }
 
     /** The tokens the exchange used, once known (before {@link #finish}). */
