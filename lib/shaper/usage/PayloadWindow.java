@@ -44,10 +44,10 @@ final class PayloadWindow {
     }
 
     private void ring(byte[] b, int off, int n) {
-        for (int i = 0; i < n; i++) {
-            tail[tailPos] = b[off + i];
-            tailPos = (tailPos + 1) % TAIL;
-        }
+        int first = Math.min(n, TAIL - tailPos);
+        System.arraycopy(b, off, tail, tailPos, first);
+        System.arraycopy(b, off + first, tail, 0, n - first);
+        tailPos = (tailPos + n) % TAIL;
     }
 
     /** Whether every byte of the payload is held. */

@@ -44,9 +44,15 @@ public final class UsageScanner {
         this.sse = sse;
     }
 
-    /** A scanner for an answer of {@code contentType} (SSE when it is {@code text/event-stream}); null reads as JSON. */
+    /**
+     * A scanner for an answer of {@code contentType}: SSE for {@code text/event-stream}, JSON for a
+     * JSON type or none; any other type (a file, a page) carries no usage and is not looked at.
+     */
     public static UsageScanner forContentType(String contentType) {
-        return new UsageScanner(contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream"));
+        String t = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
+        UsageScanner s = new UsageScanner(t.startsWith("text/event-stream"));
+        s.blind = !s.sse && !t.isEmpty() && !t.contains("json");
+        return s;
     }
 
     /**
@@ -56,7 +62,7 @@ public final class UsageScanner {
     public static UsageScanner forEncodedBody(String contentType, String contentEncoding) {
         UsageScanner s = forContentType(contentType);
         String e = contentEncoding == null ? "" : contentEncoding.trim();
-        if (!e.isEmpty() && !e.equalsIgnoreCase("identity")) {
+        if (!s.blind && !e.isEmpty() && !e.equalsIgnoreCase("identity")) {
             s.inflater = PushInflater.of(e, s::scan);
             if (s.inflater == null) {
                 s.blind = true;

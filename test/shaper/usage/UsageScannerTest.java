@@ -178,6 +178,14 @@ class UsageScannerTest {
     }
 
     @Test
+    void anAnswerThatIsNeitherJsonNorAStreamIsNotLookedAt() {
+        byte[] page = "<html>{\"usage\":{\"input_tokens\":3}}</html>".getBytes(StandardCharsets.UTF_8);
+        UsageScanner s = UsageScanner.forContentType("text/html");
+        s.feed(page, 0, page.length);
+        assertEquals(TokenUsage.NONE, s.finish(200, null, () -> 0));
+    }
+
+    @Test
     void theRequestsModelIsItsTopLevelModelNotOneQuotedInsideText() {
         byte[] body = "{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\\"fake\\\"\"}],\"model\":\"claude-real\"}"
                 .getBytes(StandardCharsets.UTF_8);
