@@ -25,6 +25,13 @@ public record AdmissionClass(List<Limiter> chain, boolean limited, String route,
         this(chain, limited, route, false);
     }
 
+    /** This class with {@code limiter} passed last (a token budget's view, after the slots). */
+    public AdmissionClass then(Limiter limiter) {
+        List<Limiter> more = new java.util.ArrayList<>(chain);
+        more.add(limiter);
+        return new AdmissionClass(more, limited, route, unlimited);
+    }
+
     /** The limiter that owns the request's slot for adaptive headroom: the first in the chain. */
     public Limiter owner() {
         return chain.isEmpty() ? null : chain.getFirst();

@@ -19,6 +19,7 @@ final class BudgetLimiter implements Limiter {
     private final Cost cost;
     /** The ticket of this request's wait, once it queued; read by other threads for the journal. */
     private volatile Ticket ticket;
+    private volatile BudgetPermit taken;
 
     BudgetLimiter(TokenBudget budget, Cost cost) {
         this.budget = budget;
@@ -46,7 +47,20 @@ final class BudgetLimiter implements Limiter {
     /** The tokens now if nobody waits and they fit, else null; never queues. */
     @Override
     public Permit tryAcquire() {
-        return budget.tryTake(cost);
+        BudgetPermit p = budget.tryTake(cost);
+        taken = p;
+        return p;
+    }
+
+    /** The permit this request claimed, or null when it was never admitted. */
+    BudgetPermit permit() {
+        Ticket t = ticket;
+        BudgetPermit p = t instanceof BudgetTicket b ? b.permit() : null;
+        return p != null ? p : taken;
+    }
+
+    Cost cost() {
+        return cost;
     }
 
     /** The budget learns of 429s from the upstream's headers ({@code -budget-from-headers}), not from here. */

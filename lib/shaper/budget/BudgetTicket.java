@@ -25,6 +25,8 @@ final class BudgetTicket implements Ticket {
     private State state;
     /** What the ticket waits for: a kind's word or {@link TokenBudget#HOLD}; read by other threads for the journal. */
     private volatile String waitingFor;
+    /** The permit once claimed, so the exchange can settle it. */
+    private volatile BudgetPermit permit;
 
     BudgetTicket(TokenBudget budget, Cost cost, boolean grantedNow, String waitingFor) {
         this.budget = budget;
@@ -37,6 +39,11 @@ final class BudgetTicket implements Ticket {
     /** What it waits for while queued, else null. */
     String waitingFor() {
         return waitingFor;
+    }
+
+    /** The claimed permit, or null before the claim (or when there was none). */
+    BudgetPermit permit() {
+        return permit;
     }
 
     void waitFor(String what) {
@@ -114,7 +121,8 @@ final class BudgetTicket implements Ticket {
         return switch (state) {
             case GRANTED -> {
                 state = State.CLAIMED;
-                yield new BudgetPermit(budget, cost);
+                permit = new BudgetPermit(budget, cost);
+                yield permit;
             }
             case CANCELLED -> throw new QueueCancelledException(budget.name());
             case TIMED_OUT -> throw new IllegalStateException("ticket of budget \"" + budget.name() + "\" already timed out");

@@ -26,6 +26,32 @@ public final class ProviderTokens {
         this.estimator = budget != null ? budget.estimator() : new CostEstimator();
     }
 
+    /** Token state without a budget: usage and rate-limit headers only. */
+    public static ProviderTokens unpaced() {
+        return new ProviderTokens("", BudgetConfig.OFF, null);
+    }
+
+    /**
+     * Ends an exchange's accounting: reads the usage of the relayed answer (estimated when it
+     * reports none), counts it, and settles the budget it spent.
+     *
+     * @param scanner   the relayed answer's scanner, null when no answer was relayed
+     * @param status    the committed status
+     * @param body      the request body when it was read, else null (the model and the input estimate come from it)
+     * @param spend     what the request spent of the budget, null when it was not paced
+     * @return the usage, for the exchange's record
+     */
+    public TokenUsage finish(shaper.usage.UsageScanner scanner, int status, byte[] body, TokenBudget.Spend spend) {
+        String model = shaper.usage.UsageScanner.requestModel(body);
+        TokenUsage usage = scanner == null ? TokenUsage.NONE.withModel(model)
+                : scanner.finish(status, model, () -> spend != null ? spend.cost().input() : estimate(body, -1).input());
+        counters.record(usage, status);
+        if (spend != null) {
+            spend.settle(usage);
+        }
+        return usage;
+    }
+
     /** The budget, when {@code -rpm}/{@code -tpm}/{@code -itpm}/{@code -otpm}/{@code -budget-from-headers} pace admission. */
     public Optional<TokenBudget> budget() {
         return Optional.ofNullable(budget);
@@ -42,18 +68,6 @@ public final class ProviderTokens {
         rateLimits.observe(o);
         if (budget != null) {
             budget.observe(o, now);
-        }
-    }
-
-    /**
-     * Counts a finished exchange and settles its budget permit (null when it held none).
-     *
-     * @param status the committed status
-     */
-    public void onExchangeEnd(TokenUsage usage, int status, BudgetPermit permit) {
-        counters.record(usage, status);
-        if (permit != null) {
-            permit.settle(usage);
         }
     }
 

@@ -106,6 +106,51 @@ public final class TokenBudget {
         }
     }
 
+    /**
+     * Whether a request costs nothing and never waits for tokens: {@code count_tokens}, any
+     * {@code GET}/{@code HEAD} ({@code /v1/models}), and {@code :unlimited} routes.
+     */
+    public static boolean free(String method, String rawPath, boolean unlimited) {
+        String p = rawPath.endsWith("/") ? rawPath.substring(0, rawPath.length() - 1) : rawPath;
+        return unlimited || method.equalsIgnoreCase("GET") || method.equalsIgnoreCase("HEAD") || p.endsWith("/count_tokens");
+    }
+
+    /** One request's spending of this budget: its cost, the limiter view the admission chain waits on, and later its permit. */
+    public Spend spend(Cost cost) {
+        return new Spend(new BudgetLimiter(this, cost));
+    }
+
+    /** See {@link #spend}. Thread-safe. */
+    public static final class Spend {
+        private final BudgetLimiter view;
+
+        private Spend(BudgetLimiter view) {
+            this.view = view;
+        }
+
+        public Cost cost() {
+            return view.cost();
+        }
+
+        /** The view to put in the request's admission chain. */
+        public shaper.limit.Limiter limiter() {
+            return view;
+        }
+
+        /** {@code waiting for tokens (input)} and so on while queued for tokens; null otherwise (then it waits for a slot). */
+        public String waitingFor() {
+            return view.waitingFor();
+        }
+
+        /** Settles the claimed permit with the actual usage; nothing when the request was never admitted. */
+        public void settle(TokenUsage actual) {
+            BudgetPermit p = view.permit();
+            if (p != null) {
+                p.settle(actual);
+            }
+        }
+    }
+
     /** {@code cost}'s view of this budget as a limiter, for the admission chain's queue. */
     public shaper.limit.Limiter limiter(Cost cost) {
         return new BudgetLimiter(this, cost);

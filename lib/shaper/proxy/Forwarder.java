@@ -19,6 +19,7 @@ import io.helidon.webserver.http.ServerResponse;
 import shaper.admission.ClientGoneException;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
+import shaper.budget.ProviderTokens;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
@@ -63,10 +64,12 @@ final class Forwarder {
     private final CircuitBreaker breaker;
     private final HeaderRewrite rewrite;
     private final CallWatch calls;
+    private final ProviderTokens tokens;
 
     Forwarder(String provider, Upstreams upstreams, ExchangeLog log, RetryConfig config, CircuitBreaker breaker,
-              RandomGenerator random, HeaderRewrite rewrite, CallWatch calls) {
+              RandomGenerator random, HeaderRewrite rewrite, CallWatch calls, ProviderTokens tokens) {
         this.calls = calls;
+        this.tokens = tokens;
         this.provider = provider;
         this.upstreams = upstreams;
         this.log = log;
@@ -216,6 +219,7 @@ final class Forwarder {
             Instant receivedAt = Instant.now();
             int code = in.status().code();
             HeaderLookup headers = name -> in.headers().values(HeaderNames.create(name));
+            tokens.onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
             ex.failure = UpstreamFailures.classify(code, headers, receivedAt);
             ex.retryAfter = RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO);
             String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);

@@ -15,6 +15,8 @@ import shaper.admission.ProviderLimiters;
 import shaper.admission.Slots;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
+import shaper.budget.ProviderTokens;
+import shaper.budget.TokenBudget;
 import shaper.limit.AdmissionException;
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.QueueCancelledException;
@@ -46,21 +48,23 @@ public final class ProxyHandler implements Handler {
     private final Forwarder forwarder;
     private final ExchangePublisher publisher;
     private final TranscodeStages transcoding;
+    private final ProviderTokens tokens;
 
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
                         RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch,
                         CallWatch calls) {
         this(provider, config, retry, limiters, admitter, breaker, upstreams, publisher, random, rewrite, clientWatch, calls,
-                TranscodeStages.NONE);
+                TranscodeStages.NONE, ProviderTokens.unpaced());
     }
 
     /** A provider with transcoded routes: each is a stage inside this same request path. */
     public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
                         CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
                         RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch, CallWatch calls,
-                        TranscodeStages transcoding) {
+                        TranscodeStages transcoding, ProviderTokens tokens) {
         this.transcoding = transcoding;
+        this.tokens = tokens;
         this.clientWatch = clientWatch;
         this.provider = provider;
         this.config = config;
@@ -69,8 +73,13 @@ public final class ProxyHandler implements Handler {
         this.admitter = admitter;
         this.breaker = breaker;
         ExchangeLog log = publisher.log();
-        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, rewrite, calls);
+        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, rewrite, calls, tokens);
         this.publisher = publisher;
+    }
+
+    /** The provider's token state (usage, the upstream's rate limits, the budget). */
+    public ProviderTokens tokens() {
+        return tokens;
     }
 
     /** Serves the request with its own path: for a provider mounted at the bare root. */
@@ -104,6 +113,8 @@ public final class ProxyHandler implements Handler {
         Admission admission = breaker.allow();
         boolean forwarded = false;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
+        TokenBudget.Spend spend = null;
+        byte[] sentBytes = null;
         try {
             if (admission instanceof Admission.Rejected) {
                 ex.trace.queueEnded(false); // never waits: not a queued request in any view
@@ -111,7 +122,15 @@ public final class ProxyHandler implements Handler {
                 LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
                 return;
             }
-            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
+            RequestBody requestBody = RequestBody.of(req);
+            if (tokens.budget().isPresent() && !TokenBudget.free(method, rawPath, cls.unlimited())) {
+                // the cost is estimated from the body, so it is read (bounded) before the request waits
+                requestBody = RequestBody.buffer(requestBody, (int) Math.min(Integer.MAX_VALUE - 16, retry.maxBodyBytes()));
+                spend = tokens.budget().get().spend(tokens.estimate(requestBody.bytes(), requestBody.length()));
+                ex.trace.waitingFor(spend::waitingFor);
+                cls = cls.then(spend.limiter());
+            }
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, requestBody, config.queueComments());
             slots = admit(cls, waiting, res, ex, rawPath);
             ex.trace.queueEnded(!cls.chain().isEmpty());
             connection.unwatch();
@@ -120,6 +139,7 @@ public final class ProxyHandler implements Handler {
             }
             RequestBody body = replayable(waiting);
             byte[] bytes = body.bytes();
+            sentBytes = bytes;
             if (bytes != null) {
                 ex.trace.requestBody(BodyPreview.of(bytes, bytes.length));
             }
@@ -142,6 +162,8 @@ public final class ProxyHandler implements Handler {
             if (!forwarded) {
                 breaker.cancel(admission);
             }
+            // the budget is settled from the actual usage before the slots go back (a release settles as "nothing used")
+            ex.trace.usage(tokens.finish(ex.trace.usageScanner(), ex.status, sentBytes, spend));
             if (slots != null) {
                 slots.dispose(ex.end(), breaker::penalty);
             }
@@ -172,7 +194,7 @@ public final class ProxyHandler implements Handler {
                 fail(waiting, ex, EndReason.QUEUE_FULL, "queue full", "rate_limit_error", "proxy queue is full");
             } else {
                 ex.ended(EndReason.QUEUE_FULL, Outcome.FAILED, 429);
-                LocalAnswers.queueFull(res, e.depth(), config.releaseCooldown());
+                LocalAnswers.queueFull(res, e.depth(), e.retryAfter().orElse(config.releaseCooldown()));
             }
         } catch (QueueTimeoutException e) {
             if (waiting.comments() != null) {

@@ -84,12 +84,12 @@ final class ResponseRelay {
             res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
         if (length > 0 && length <= SMALL_BODY && plan.prefix().length == 0) {
-            sendWhole(plan.rest(), res, (int) length, ex);
+            sendWhole(UsageTap.tap(plan.rest(), in, plan.decoded(), ex.trace), res, (int) length, ex);
             ex.outcome = Outcome.CLEAN;
             return;
         }
         OutputStream sink = res.outputStream();
-        PreviewStream body = new PreviewStream(body(plan));
+        PreviewStream body = new PreviewStream(UsageTap.tap(body(plan), in, plan.decoded(), ex.trace));
         long copied;
         try {
             copied = StreamCopy.copy(body, sink, length);
@@ -116,7 +116,7 @@ final class ResponseRelay {
             return;
         }
         ex.trace.clientHeaders();
-        PreviewStream body = new PreviewStream(body(plan));
+        PreviewStream body = new PreviewStream(UsageTap.tap(body(plan), in, plan.decoded(), ex.trace));
         try {
             ex.trace.responseBytes(StreamCopy.copy(body, early.sink(), -1));
         } finally {

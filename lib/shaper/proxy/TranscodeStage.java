@@ -83,7 +83,7 @@ final class TranscodeStage {
     void relay(HttpClientResponse in, ServerResponse res, String method, String rawPath, EarlyStream early, Exchange ex,
                ResponseRelay.Plan plan, Converted c) {
         int code = in.status().code();
-        InputStream body = decoded(in, plan);
+        InputStream body = UsageTap.tap(decoded(in, plan), in, true, ex.trace);
         String type = in.headers().first(HeaderNames.CONTENT_TYPE).orElse("").toLowerCase(Locale.ROOT);
         if (plan.status() > 0) {
             byte[] prefix = plan.prefix();

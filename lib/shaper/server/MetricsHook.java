@@ -49,6 +49,7 @@ final class MetricsHook {
                 .map(m -> new ProviderView(m.config().name(), m.config().admission().limits(), m.limiters(), m.breaker(),
                         m.publisher().journal(), m.publisher().counters(), () -> limiterBackends.apply(m.config().name())))
                 .toList());
+        metrics.tokens(mounts.stream().map(m -> Map.entry(m.config().name(), m.handler().tokens())).toList());
         mounts.forEach(m -> observers.put(m.config().name(), metrics.observer(m.config().name())));
         listener = MetricsListener.start(bind, metrics);
         return listener;

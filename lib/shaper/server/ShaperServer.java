@@ -55,6 +55,7 @@ import shaper.proxy.SelectorWatch;
 import shaper.proxy.Upstream;
 import shaper.proxy.Upstreams;
 import shaper.breaker.CircuitBreaker;
+import shaper.budget.ProviderTokens;
 import shaper.breaker.BreakerSnapshot;
 import shaper.retry.ThreadLocalJitter;
 import shaper.proxy.UpgradeTunnel;
@@ -160,7 +161,8 @@ public final class ShaperServer {
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, keys, auths.get(i), env, providerLog),
                     providerLog);
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, admitter,
-                    breaker, upstreams, publisher, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls, transcoding);
+                    breaker, upstreams, publisher, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls, transcoding,
+                    new ProviderTokens(p.name(), p.budget(), time));
             mounts.add(new Mount(p, limiters, upstreams, breaker, publisher, rewrite, handler));
         }
         MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);

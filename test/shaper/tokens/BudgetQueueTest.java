@@ -56,6 +56,7 @@ class BudgetQueueTest {
             assertEquals(429, refused.statusCode());
             long after = Long.parseLong(refused.headers().firstValue("retry-after").orElseThrow());
             assertTrue(after >= 50 && after <= 60, "one request a minute: " + after);
+            assertEquals(1.0, TokenFixture.value(f.metrics(), "shaper_budget_waits_total{kind=\"requests\",provider=\"default\"}"));
             f.shaper.server().shutdown(Duration.ofSeconds(5)); // the queued one is answered as a stop answers waiters
             assertEquals(504, waiting.get(20, TimeUnit.SECONDS).statusCode());
         }

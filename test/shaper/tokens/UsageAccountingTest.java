@@ -22,7 +22,7 @@ class UsageAccountingTest {
 
     private static ExchangeRecord last(TokenFixture f, int n) {
         RunningShaper.await(n + " records", TokenFixture.BOUND, () -> f.shaper.server().journal("default").recent().size() >= n);
-        return f.shaper.server().journal("default").recent().getLast();
+        return f.shaper.server().journal("default").recent().getFirst(); // newest first
     }
 
     @Test
@@ -40,11 +40,14 @@ class UsageAccountingTest {
             HttpResponse<String> stream = f.post("/v1/messages", MESSAGES.replace("{\"model\"", "{\"stream\":true,\"model\""));
             assertEquals(200, stream.statusCode());
             assertTrue(stream.body().contains("message_delta"), "the stream was relayed whole");
-            assertEquals(TokenUsage.Source.REPORTED, last(f, 2).usage().source());
-            assertEquals(out, last(f, 2).usage().output());
+            TokenUsage streamed = last(f, 2).usage();
+            assertEquals(TokenUsage.Source.REPORTED, streamed.source());
+            assertEquals(out, streamed.output());
+            assertTrue(streamed.input() > in, "the streaming body is longer by its stream flag: " + streamed);
 
             String m = f.metrics();
-            assertEquals(2.0 * in, TokenFixture.value(m, "shaper_tokens_total{model=\"claude-acct\",provider=\"default\",type=\"input\"}"), m);
+            assertEquals((double) in + streamed.input(),
+                    TokenFixture.value(m, "shaper_tokens_total{model=\"claude-acct\",provider=\"default\",type=\"input\"}"), m);
             assertEquals(2.0 * out, TokenFixture.value(m, "shaper_tokens_total{model=\"claude-acct\",provider=\"default\",type=\"output\"}"));
             assertEquals(2.0, TokenFixture.value(m, "shaper_model_requests_total{model=\"claude-acct\",provider=\"default\",status=\"2xx\"}"));
         }
