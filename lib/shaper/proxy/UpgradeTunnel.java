@@ -63,11 +63,33 @@ public final class UpgradeTunnel implements Http1Upgrader {
             + BAD_GATEWAY_BODY.length() + "\r\nConnection: close\r\n\r\n" + BAD_GATEWAY_BODY;
 
     /**
-     * Where an upgrade request goes: the provider's name and upstream, the path to send (mount prefix
-     * taken off) and the provider's header rewrite, applied to the handshake as to any request.
+     * Where an upgrade request goes: the provider's assembly (upstream, header rewrite, breaker,
+     * publisher, timeout) and the path to send (mount prefix taken off).
      */
-    public record Target(String provider, URI upstream, String rawPath, HeaderRewrite rewrite, Duration timeout,
-                         CircuitBreaker breaker, ExchangePublisher publisher) {
+    public record Target(ProviderAssembly assembly, String rawPath) {
+        String provider() {
+            return assembly.name();
+        }
+
+        URI upstream() {
+            return assembly.config().upstream();
+        }
+
+        HeaderRewrite rewrite() {
+            return assembly.rewrite();
+        }
+
+        Duration timeout() {
+            return assembly.config().retry().upstreamTimeout();
+        }
+
+        CircuitBreaker breaker() {
+            return assembly.breaker();
+        }
+
+        ExchangePublisher publisher() {
+            return assembly.publisher();
+        }
     }
 
     /** Picks the target of an upgrade from the raw path and the request headers; null lets normal routing answer. */

@@ -1,6 +1,7 @@
 /**
- * The request path of one provider: {@link shaper.proxy.ProxyHandler} asks the circuit breaker,
- * admits the request and hands it to {@link shaper.proxy.Forwarder}, which sends attempts
+ * The request path of one provider, all of whose parts are one immutable
+ * {@link shaper.proxy.ProviderAssembly}: {@link shaper.proxy.ProxyHandler} passes the request
+ * through the provider's admission chain (circuit breaker, limiters) and hands it to {@link shaper.proxy.Forwarder}, which sends attempts
  * ({@link shaper.proxy.UpstreamCall}), decides retries from statuses, bounded body prefixes and early
  * SSE frames ({@link shaper.proxy.BodyPeek}), waits out backoff with keepalives
  * ({@link shaper.proxy.BackoffWait}, {@link shaper.proxy.EarlyStream}) and relays the accepted answer

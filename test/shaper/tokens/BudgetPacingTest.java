@@ -64,12 +64,13 @@ class BudgetPacingTest {
 
     @Test
     void aStaticBudgetDrawsNo429() throws Exception {
-        try (TokenFixture f = TokenFixture.start("/ratelimited", "-retry", "0", "-rpm", "60")) {
-            int[] s = burst(f, 60, 70);
-            assertEquals(70, s[0], java.util.Arrays.toString(s));
+        // 95 % of the account's limit: the upstream counts a request a little after the proxy admits it
+        try (TokenFixture f = TokenFixture.start("/ratelimited", "-retry", "0", "-rpm", "57")) {
+            int[] s = burst(f, 60, 66);
+            assertEquals(66, s[0], java.util.Arrays.toString(s));
             assertEquals(0, upstream429s(f));
             String m = f.metrics();
-            assertTrue(TokenFixture.value(m, "shaper_budget_level{kind=\"requests\",provider=\"default\"}") < 60, m);
+            assertTrue(TokenFixture.value(m, "shaper_budget_level{kind=\"requests\",provider=\"default\"}") < 57, m);
         }
     }
 

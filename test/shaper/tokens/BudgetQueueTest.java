@@ -49,9 +49,8 @@ class BudgetQueueTest {
         try (TokenFixture f = TokenFixture.start("/", "-rpm", "1", "-queue-depth", "1", "-queue-timeout", "30s")) {
             assertEquals(200, f.post("/v1/messages", BODY).statusCode());
             CompletableFuture<HttpResponse<String>> waiting = postAsync(f, "/v1/messages", BODY);
-            awaitQueued(f, 1);
-            InFlight queued = f.shaper.server().journal("default").inFlight().getFirst();
-            assertEquals("waiting for tokens (requests)", queued.waitingFor(), queued.toString());
+            RunningShaper.await("the journal says what it waits for", TokenFixture.BOUND, () -> f.shaper.server().journal("default")
+                    .inFlight().stream().anyMatch(i -> i.waitingFor().equals("waiting for tokens (requests)")));
             HttpResponse<String> refused = f.post("/v1/messages", BODY);
             assertEquals(429, refused.statusCode());
             long after = Long.parseLong(refused.headers().firstValue("retry-after").orElseThrow());
