@@ -15,7 +15,7 @@ import io.helidon.webserver.http1.Http1ConnectionSelector;
 import shaper.config.ServerConfig;
 import shaper.observe.ExchangeLog;
 import shaper.proxy.ClientConnection;
-import shaper.proxy.UpgradeTunnel;
+import shaper.proxy.upgrade.UpgradeTunnel;
 
 /**
  * The Helidon listener of the proxy: one route (the {@link MountTable}) on virtual threads with
