@@ -1,7 +1,5 @@
 package shaper.proxy;
 
-import java.io.InputStream;
-
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientResponse;
 import shaper.observe.ExchangeTrace;
@@ -9,24 +7,24 @@ import shaper.usage.ScannedStream;
 import shaper.usage.UsageScanner;
 
 /**
- * Puts a {@link UsageScanner} on the body an answer is relayed from, so its usage is read as the
- * bytes pass (see {@code shaper.usage}); the scanner is kept on the exchange's trace, where the
- * handler finds it when the exchange ends, whichever way it ends.
+ * Puts a {@link UsageScanner} on the answer about to be relayed, so its usage is read as the bytes
+ * pass (see {@code shaper.usage}): the bytes already read for the retry decision are shown to it
+ * first, the rest as the relay reads it. The scanner is kept on the exchange's trace, where the
+ * handler finds it when the exchange ends, whichever way it ends. Passthrough and transcoded
+ * answers alike: the scanner reads the upstream's dialect.
  */
 final class UsageTap {
     private UsageTap() {
     }
 
-    /**
-     * {@code body} with a scanner watching it.
-     *
-     * @param decoded the body is already decoded (its {@code Content-Encoding} no longer applies)
-     */
-    static InputStream tap(InputStream body, HttpClientResponse in, boolean decoded, ExchangeTrace trace) {
+    /** {@code plan} with its remaining body watched by a new scanner (registered on {@code trace}). */
+    static ResponseRelay.Plan tap(ResponseRelay.Plan plan, HttpClientResponse in, ExchangeTrace trace) {
         String type = in.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
-        String encoding = decoded ? null : in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
+        String encoding = plan.decoded() ? null : in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
         UsageScanner scanner = UsageScanner.forEncodedBody(type, encoding);
         trace.usageScanner(scanner);
-        return new ScannedStream(body, scanner);
+        scanner.feed(plan.prefix(), 0, plan.prefix().length);
+        return new ResponseRelay.Plan(plan.prefix(), new ScannedStream(plan.rest(), scanner), plan.decoded(), plan.status(),
+                plan.retryAfter(), plan.location());
     }
 }
