@@ -12,7 +12,7 @@
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster tokens");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -42,6 +42,8 @@
 #                          wrk connections per instance in the cluster burst (32)
 #   BENCH_OBSERVE_ON_FLAGS extra flags of the observability section's "on" proxy, appended to its
 #                          -metrics-bind (default "-tui", run under tmux; "" for metrics only); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
+#   BENCH_TOKENS_SECONDS   seconds per proxy of the tokens section (60), BENCH_TOKENS_AGENTS (8), BENCH_TOKENS_RPM (1000),
+#                          BENCH_TOKENS_ITPM (100000), BENCH_TOKENS_OTPM (40000): the fixture account's limits
 #   BENCH_STRICT=1         exit 1 when a target fails (default: exit 0 once the measurements ran)
 #   BENCH_MAX_SECONDS      budget for the whole run (1500; quick 480)
 # Raw tool output stays in bench/results/last/ (git-ignored).
@@ -69,7 +71,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 BASELINE_REV=${BENCH_BASELINE_REV:-}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster tokens"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -510,6 +512,73 @@ rss_of() {
   kb=$(proc_kb "$1" VmRSS); hwm=$(proc_kb "$1" VmHWM)
   [ -n "$kb" ] || return 0
   RSS_ROWS+=("| $2 | $(fmt_mb "$kb") | $(fmt_mb "$hwm") |")
+}
+
+# --- tokens: budget-paced admission against an account's per-minute limits --------------------
+# ProbeServer's /ratelimited enforces RPM/ITPM/OTPM like Anthropic (429 + retry-after when a bucket
+# is empty). bench/TokenAgents.java runs 8 agents of mixed-size Messages requests (some streaming)
+# through three proxies in turn, each for BENCH_TOKENS_SECONDS against fresh buckets: plain, with
+# static budgets (95 % of the account's, the usual safety margin), and with -budget-from-headers.
+# Reported: the upstream's 429s (counted by the fixture) and the input tokens per minute it charged,
+# against what its bucket could give (full at start plus a minute's refill per minute).
+TOK_SECONDS=${BENCH_TOKENS_SECONDS:-60}
+TOK_AGENTS=${BENCH_TOKENS_AGENTS:-8}
+TOK_RPM=${BENCH_TOKENS_RPM:-1000}
+TOK_ITPM=${BENCH_TOKENS_ITPM:-100000}
+TOK_OTPM=${BENCH_TOKENS_OTPM:-40000}
+
+section_tokens() {
+  local pport plog="$RES/tokens-probe.log" ppid mode line counts rejected input output avail used started i
+  pport=$(free_port) || die "no free port"
+  ./jbang ProbeServer.java -port "$pport" -rl-rpm "$TOK_RPM" -rl-itpm "$TOK_ITPM" -rl-otpm "$TOK_OTPM" -rl-output 400 >"$plog" 2>&1 &
+  ppid=$!
+  own "$ppid"
+  wait_http "http://127.0.0.1:$pport/ok" "$ppid" 120 || die "ProbeServer did not start (see $plog)"
+  log "tokens: ProbeServer pid $ppid on 127.0.0.1:$pport (-rl-rpm $TOK_RPM -rl-itpm $TOK_ITPM -rl-otpm $TOK_OTPM)"
+  local s_rpm s_itpm s_otpm
+  s_rpm=$((TOK_RPM * 95 / 100)) s_itpm=$((TOK_ITPM * 95 / 100)) s_otpm=$((TOK_OTPM * 95 / 100))
+  md "## Token budgets: $TOK_AGENTS agents against an account's per-minute limits" "" \
+    "ProbeServer \`/ratelimited\` enforces RPM $TOK_RPM, ITPM $TOK_ITPM, OTPM $TOK_OTPM (buckets refill continuously, full at start; 429 + retry-after when empty)." \
+    "\`bench/TokenAgents.java\`: $TOK_AGENTS agents send Messages requests back to back for ${TOK_SECONDS}s (prompts of 2–40 KiB, \`max_tokens\` 64–512, every third streaming; a 429 waits its retry-after)." \
+    "Each proxy runs against fresh buckets; *available* is what the ITPM bucket could give in the run (full at start plus the refill)." "" \
+    "| proxy | flags | agent requests | answered | upstream 429s | input tokens/min | output tokens/min | ITPM used of available |" \
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for mode in plain static headers; do
+    local flags=()
+    case $mode in
+      static) flags=(-rpm "$s_rpm" -itpm "$s_itpm" -otpm "$s_otpm") ;;
+      headers) flags=(-budget-from-headers) ;;
+    esac
+    launch_proxy "tokens-$mode" "http://127.0.0.1:$pport/ratelimited" /dev/null -retry 0 "${flags[@]}"
+    started=$LAUNCHED_STARTED
+    curl -fs --max-time 5 -X POST "http://127.0.0.1:$pport/__probe/reset" >/dev/null || log "tokens: probe reset failed"
+    log "tokens: $mode proxy (${flags[*]:-no budget}) for ${TOK_SECONDS}s"
+    line=$(run_bounded $((TOK_SECONDS + 180)) ./jbang bench/TokenAgents.java -url "http://127.0.0.1:$LAUNCHED_PORT/v1/messages" \
+      -agents "$TOK_AGENTS" -seconds "$TOK_SECONDS" 2>>"$RES/tokens-agents.err" | grep '^TOKENS_RESULT') || line=""
+    counts=$(curl -fs --max-time 5 "http://127.0.0.1:$pport/__probe/ratelimited" || echo "")
+    stop_pid "$started"
+    if [ -z "$line" ] || [ -z "$counts" ]; then
+      md "| $mode | ${flags[*]:-} | failed | | | | | |"
+      check "tokens: $mode" "measured" "failed (see $RES/tokens-agents.err)" "FAIL"
+      continue
+    fi
+    rejected=$(printf '%s' "$counts" | sed -n 's/.*"rejected":\([0-9]*\).*/\1/p')
+    input=$(printf '%s' "$counts" | sed -n 's/.*"input_tokens":\([0-9]*\).*/\1/p')
+    output=$(printf '%s' "$counts" | sed -n 's/.*"output_tokens":\([0-9]*\).*/\1/p')
+    avail=$(calc "$TOK_ITPM * (1 + $TOK_SECONDS / 60)" 0)
+    used=$(calc "100 * $input / $avail" 1)
+    M[tok.$mode.rejected]=$rejected M[tok.$mode.used]=$used
+    md "| $mode | ${flags[*]:-} | $(kv sent "$line") | $(kv ok "$line") | $rejected | $(calc "$input * 60 / $TOK_SECONDS" 0) | $(calc "$output * 60 / $TOK_SECONDS" 0) | ${used} % |"
+    log "tokens: $mode upstream_429=$rejected input=$input output=$output used=${used}%"
+  done
+  md ""
+  stop_pid "$ppid"
+  for mode in static headers; do
+    [ -n "${M[tok.$mode.used]:-}" ] || continue
+    check "tokens: $mode budgets (upstream 429s, ITPM used)" "no upstream 429; ≥ 90 % of the budget used" \
+      "${M[tok.$mode.rejected]} 429s, ${M[tok.$mode.used]} % used (plain: ${M[tok.plain.rejected]:-?} 429s)" \
+      "$(passfail "${M[tok.$mode.rejected]} == 0 && ${M[tok.$mode.used]} >= 90")"
+  done
 }
 
 # --- cluster mode --------------------------------------------------------------------------
@@ -1054,7 +1123,7 @@ main() {
 
   ensure_tools wrk:wrk nginx:nginx curl:curl
   log "building the scripts (first run downloads dependencies)"
-  for s in Shaper.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java; do
+  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java; do
     run_bounded 900 ./jbang build "$s" >>"$RES/build.log" 2>&1 || die "build of $s failed (see $RES/build.log)"
   done
   if [ -n "$BASELINE_REV" ]; then

@@ -13,8 +13,8 @@ import shaper.limit.TimeSource;
  * granting a hold or refusing.
  *
  * <pre>
- * classify ─▶ circuit breaker ─▶ route or default pool ─▶ global ─▶ large-request gate ─▶ Admitted
- *                   │ open               │ FIFO              │ FIFO       │ FIFO
+ * classify ─▶ circuit breaker ─▶ route or default pool ─▶ global ─▶ large-request gate ─▶ token budget ─▶ Admitted
+ *                   │ open               │ FIFO              │ FIFO       │ FIFO                 │ FIFO
  *                   ▼                    ▼                   ▼            ▼
  *              CircuitOpen     QueueFull / QueueTimeout / LimiterUnavailable / ClientGone
  *                         ◀──────── one -queue-timeout budget ────────▶
@@ -39,12 +39,12 @@ public final class AdmissionChain {
         this.links = List.copyOf(links);
     }
 
-    /** The standard chain: circuit breaker, route or default pool, global limiter, large-request gate. */
+    /** The standard chain: circuit breaker, route or default pool, global limiter, large-request gate, token budget. */
     public static AdmissionChain standard(ProviderLimiters limiters, CircuitBreaker breaker, AdmissionConfig config, TimeSource time,
                                           DisconnectWatcher watcher) {
         SlotQueue queue = new SlotQueue(config, time, watcher);
         return new AdmissionChain(limiters, config, queue, List.of(new CircuitBreakerLink(breaker), LimiterLink.route(queue),
-                LimiterLink.global(queue), LimiterLink.largeRequestGate(queue)));
+                LimiterLink.global(queue), LimiterLink.largeRequestGate(queue), LimiterLink.budget(queue)));
     }
 
     /** This chain with {@code link} asked last. */

@@ -18,14 +18,28 @@ import shaper.limit.Limiter;
  * @param route     the matched pattern's limiter key for metrics, or empty for passthrough
  * @param unlimited the request matched a {@code :unlimited} route (no limiter by rule, not because none applies)
  */
-public record AdmissionClass(Limiter pool, Limiter global, Limiter gate, boolean limited, String route, boolean unlimited) {
+public record AdmissionClass(Limiter pool, Limiter global, Limiter gate, boolean limited, String route, boolean unlimited,
+                             Limiter budget) {
     /** A {@code :unlimited} match: no limiter at all, not even the global one. */
     public static final AdmissionClass UNLIMITED = new AdmissionClass(null, null, null, false, "", true);
 
-    /** The limiters to acquire, in order: route or default pool, global, large-request gate. */
+    /** A class without a token budget. */
+    public AdmissionClass(Limiter pool, Limiter global, Limiter gate, boolean limited, String route, boolean unlimited) {
+        this(pool, global, gate, limited, route, unlimited, null);
+    }
+
+    /**
+     * This class with the request's view of its provider's token budget, asked after the slots
+     * ({@code shaper.budget}); never for a {@code :unlimited} class.
+     */
+    public AdmissionClass withBudget(Limiter view) {
+        return new AdmissionClass(pool, global, gate, limited, route, unlimited, view);
+    }
+
+    /** The limiters to acquire, in order: route or default pool, global, large-request gate, token budget. */
     public List<Limiter> chain() {
-        List<Limiter> all = new ArrayList<>(3);
-        for (Limiter l : new Limiter[] {pool, global, gate}) {
+        List<Limiter> all = new ArrayList<>(4);
+        for (Limiter l : new Limiter[] {pool, global, gate, budget}) {
             if (l != null) {
                 all.add(l);
             }
@@ -35,7 +49,7 @@ public record AdmissionClass(Limiter pool, Limiter global, Limiter gate, boolean
 
     /** True when any limiter applies, so the request may queue. */
     public boolean hasLimiters() {
-        return pool != null || global != null || gate != null;
+        return pool != null || global != null || gate != null || budget != null;
     }
 
     /** The limiter that owns the request's slot for adaptive headroom: the first in the chain. */

@@ -36,6 +36,15 @@ public final class LimiterLink implements AdmissionLink {
         return new LimiterLink("global", AdmissionClass::global, queue);
     }
 
+    /**
+     * The request's view of the provider's token budget ({@code -rpm}, {@code -tpm}, {@code -itpm},
+     * {@code -otpm}, {@code -budget-from-headers}): it waits for tokens in the same queue discipline
+     * as for a slot, after holding its slots, so the tokens are taken right before the request goes upstream.
+     */
+    static LimiterLink budget(SlotQueue queue) {
+        return new LimiterLink("token budget", AdmissionClass::budget, queue);
+    }
+
     /** The large-request gate ({@code -big-ctx-tokens}, {@code -big-ctx-concurrency}). */
     static LimiterLink largeRequestGate(SlotQueue queue) {
         return new LimiterLink("large-request gate", AdmissionClass::gate, queue);
@@ -50,7 +59,7 @@ public final class LimiterLink implements AdmissionLink {
         try {
             return new LinkResult.Slot(limiter, queue.take(limiter, request));
         } catch (QueueFullException e) {
-            return new Refusal.QueueFull(e.depth());
+            return new Refusal.QueueFull(e.depth(), e.retryAfter().orElse(null));
         } catch (QueueTimeoutException e) {
             return new Refusal.QueueTimeout();
         } catch (LimiterUnavailableException e) {

@@ -12,8 +12,15 @@ public sealed interface Refusal extends LinkResult, Verdict {
     record CircuitOpen(Duration untilProbe) implements Refusal {
     }
 
-    /** A limiter's waiter queue is at its {@code -queue-depth} bound. */
-    record QueueFull(int depth) implements Refusal {
+    /**
+     * A limiter's waiter queue is at its {@code -queue-depth} bound; {@code retryAfter} is when the
+     * limiter expects room (a token budget knows its refill), or null.
+     */
+    record QueueFull(int depth, java.time.Duration retryAfter) implements Refusal {
+        /** A full slot queue: the answer's {@code Retry-After} is the release cooldown. */
+        public QueueFull(int depth) {
+            this(depth, null);
+        }
     }
 
     /** The {@code -queue-timeout} budget ran out, or the proxy is stopping and admits no one. */

@@ -6,6 +6,7 @@ import java.util.Objects;
 import shaper.admission.AdmissionConfig;
 import shaper.auth.AuthConfig;
 import shaper.breaker.BreakerConfig;
+import shaper.budget.BudgetConfig;
 import shaper.cluster.ClusterConfig;
 import shaper.mount.MountPrefix;
 import shaper.retry.RetryConfig;
@@ -25,11 +26,14 @@ import shaper.retry.RetryConfig;
  * @param auth      upstream credential settings, not yet resolved; {@link AuthConfig#DISABLED} forwards verbatim
  * @param cluster   where the limiters keep their slots; {@link ClusterConfig#IN_PROCESS} by default
  * @param transcode transcoded routes and their target auth; {@link TranscodeConfig#OFF} for none
+ * @param budget    budget-paced admission ({@code -rpm}, {@code -tpm}, {@code -itpm}, {@code -otpm},
+ *                  {@code -budget-from-headers}); {@link BudgetConfig#OFF} by default
  */
 public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
                              BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
-                             TranscodeConfig transcode) {
+                             TranscodeConfig transcode, BudgetConfig budget) {
     public ProviderConfig {
+        Objects.requireNonNull(budget, "budget");
         Objects.requireNonNull(transcode, "transcode");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(breaker, "breaker");
@@ -42,6 +46,13 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         Objects.requireNonNull(cluster, "cluster");
         ProviderNames.check("name", name);
         prefix = MountPrefix.parse(prefix).path();
+    }
+
+    /** A provider without budgets. */
+    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
+                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
+                          TranscodeConfig transcode) {
+        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, cluster, transcode, BudgetConfig.OFF);
     }
 
     /** A provider without transcoding. */

@@ -35,6 +35,22 @@ public enum Series {
             "1 while the provider's limits are shared through Redis, 0 while its fallback is in force; absent when its limiters are in-process"),
     LIMITER_BACKEND_TRANSITIONS("shaper_limiter_backend_transitions_total", Type.COUNTER, List.of(),
             "Times the provider's Redis link went down or came back; absent when its limiters are in-process"),
+    TOKENS("shaper_tokens_total", Type.COUNTER, List.of("model", "type"),
+            "Tokens of finished exchanges by model (the first 32 per provider, then other) and type: input excludes cache reads and"
+                    + " writes in every dialect; output counts every output token, reasoning included, and reasoning is that part again;"
+                    + " answers without usage count estimates"),
+    MODEL_REQUESTS("shaper_model_requests_total", Type.COUNTER, List.of("model", "status"),
+            "Finished exchanges that named a model, by model and committed status class 1xx..5xx"),
+    UPSTREAM_RATELIMIT_LIMIT("shaper_upstream_ratelimit_limit", Type.GAUGE, List.of("kind"),
+            "The upstream's limit per kind (requests, tokens, input_tokens, output_tokens) from its newest rate-limit headers"),
+    UPSTREAM_RATELIMIT_REMAINING("shaper_upstream_ratelimit_remaining", Type.GAUGE, List.of("kind"),
+            "What the upstream's newest rate-limit headers say remains, per kind"),
+    UPSTREAM_RATELIMIT_RESET("shaper_upstream_ratelimit_reset_seconds", Type.GAUGE, List.of("kind"),
+            "Seconds from now until the upstream's stated reset, per kind; 0 once passed"),
+    BUDGET_LEVEL("shaper_budget_level", Type.GAUGE, List.of("kind"),
+            "Tokens (or requests) in the budget's bucket now, per kind; negative while a request larger than the bucket is paid back"),
+    BUDGET_WAITS("shaper_budget_waits_total", Type.COUNTER, List.of("kind"),
+            "Requests that waited for the budget, by what they waited for (requests, tokens, input, output, retry_after)"),
     BUILD_INFO("shaper_build_info", Type.GAUGE, List.of("version"), "Always 1; the version label names the running build");
 
     /** The exposition type of a family. */

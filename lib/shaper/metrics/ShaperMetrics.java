@@ -97,6 +97,12 @@ public final class ShaperMetrics {
                 .callback(cb -> this.providers.forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());
     }
 
+    /** Registers the token families (usage, the upstream's rate limits, budgets) of these providers, by name. */
+    public void tokens(List<Map.Entry<String, shaper.budget.ProviderTokens>> tokens) {
+        TokenFamilies.collectors(tokens.stream().map(e -> new TokenFamilies.View(e.getKey(), e.getValue())).toList())
+                .forEach(this::register);
+    }
+
     /** The histogram observer for {@code provider}'s records; see {@link ExchangeHistograms#observer}. */
     public Consumer<ExchangeRecord> observer(String provider) {
         return histograms.observer(provider);

@@ -158,6 +158,11 @@ public final class ExchangeLog implements AutoCloseable {
                 sb.append(" queue_wait=");
                 millis(sb, r.timings().queueWait().toNanos());
                 sb.append(" attempts=").append(r.attempts());
+                if (r.usage().source() != shaper.usage.TokenUsage.Source.NONE) {
+                    // in = every input token (uncached, cache reads and writes); ~ marks an estimate
+                    String mark = r.usage().estimated() ? "~" : "";
+                    sb.append(" in=").append(mark).append(r.usage().allInput()).append(" out=").append(mark).append(r.usage().output());
+                }
                 if (r.reason() != EndReason.COMPLETED) {
                     sb.append(" reason=").append(r.reason().label());
                 }

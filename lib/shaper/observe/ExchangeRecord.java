@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
+import shaper.usage.TokenUsage;
+
 /**
  * The one immutable account of a finished exchange. Built once when the handler ends (by
  * {@link ExchangeTrace#finish}) and then published by {@link ExchangePublisher}: journal first,
@@ -32,12 +34,23 @@ import java.util.Objects;
  * @param requestBody     a bounded preview of the request body
  * @param responseBody    a bounded preview of the response body
  * @param responseBytes   body bytes sent to the client, -1 when unknown
+ * @param usage           the tokens it used, reported by the upstream or estimated; {@link TokenUsage#NONE} for none
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
                              int attempts, Timings timings, List<Header> requestHeaders, List<Header> responseHeaders,
-                             BodyPreview requestBody, BodyPreview responseBody, long responseBytes) {
+                             BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage) {
+    /** A record of an exchange that used no tokens. */
+    public ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
+                          String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
+                          int attempts, Timings timings, List<Header> requestHeaders, List<Header> responseHeaders,
+                          BodyPreview requestBody, BodyPreview responseBody, long responseBytes) {
+        this(id, provider, route, routeKey, method, path, query, status, outcome, reason, provenance, attempts, timings,
+                requestHeaders, responseHeaders, requestBody, responseBody, responseBytes, TokenUsage.NONE);
+    }
+
     public ExchangeRecord {
+        Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(route, "route");
         Objects.requireNonNull(routeKey, "routeKey");

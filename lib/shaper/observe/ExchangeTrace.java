@@ -34,9 +34,14 @@ public final class ExchangeTrace {
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
     private volatile boolean backingOff;
+    /** What the exchange waits for while queued, asked when a view is taken; null = a slot. */
+    private volatile java.util.function.Supplier<String> waitingFor;
     private BodyPreview requestBody = BodyPreview.NONE;
     private BodyPreview responseBody = BodyPreview.NONE;
     private long responseBytes = -1;
+    private shaper.usage.TokenUsage usage = shaper.usage.TokenUsage.NONE;
+    /** Reads the relayed answer's usage; set by the relay, finished by the handler. Handler thread only. */
+    private shaper.usage.UsageScanner usageScanner;
     private boolean finished;
 
     ExchangeTrace(Journal journal, long id, String provider, String method, String path, String query, Instant arrivedAt,
@@ -115,6 +120,29 @@ public final class ExchangeTrace {
         this.responseBytes = bytes;
     }
 
+    /**
+     * While queued, what the exchange waits for ({@code waiting for tokens (input)}); null goes back to
+     * a slot. Any thread; the supplier is asked on the thread taking a view.
+     */
+    public void waitingFor(java.util.function.Supplier<String> what) {
+        this.waitingFor = what;
+    }
+
+    /** The scanner reading the answer being relayed (the last attempt's: an earlier one was discarded). */
+    public void usageScanner(shaper.usage.UsageScanner scanner) {
+        this.usageScanner = scanner;
+    }
+
+    /** The scanner of the relayed answer, or null when no answer was relayed. */
+    public shaper.usage.UsageScanner usageScanner() {
+        return usageScanner;
+    }
+
+    /** The tokens the exchange used, once known (before {@link #finish}). */
+    public void usage(shaper.usage.TokenUsage used) {
+        this.usage = java.util.Objects.requireNonNull(used, "used");
+    }
+
     public long id() {
         return id;
     }
@@ -126,8 +154,10 @@ public final class ExchangeTrace {
     /** The view the TUI reads; {@code nowNanos} from the same clock as the stamps. */
     InFlight view(long nowNanos) {
         int n = attempts;
+        java.util.function.Supplier<String> what = waitingFor;
+        String wait = !waiting ? "" : what == null ? InFlight.SLOT : what.get();
         return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
-                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff);
+                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait);
     }
 
     boolean retrying() {
@@ -163,6 +193,6 @@ public final class ExchangeTrace {
         }
         return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, responseHeaders,
-                requestBody, responseBody, responseBytes);
+                requestBody, responseBody, responseBytes, usage);
     }
 }

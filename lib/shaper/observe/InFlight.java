@@ -17,12 +17,23 @@ import java.util.Objects;
  * @param age      time since arrival when the view was taken
  * @param attempts upstream attempts started so far
  * @param retrying on a second or later attempt, or waiting out a retry backoff
+ * @param waitingFor what a queued exchange waits for ({@value #SLOT}, or {@code waiting for tokens (input)} and the
+ *                 other budget kinds); empty once admitted
  */
 public record InFlight(long id, String method, String path, RouteKind route, String routeKey, State state, Instant since, Duration age,
-                       int attempts, boolean retrying) {
+                       int attempts, boolean retrying, String waitingFor) {
+    /** What a queued exchange waits for unless a budget says otherwise. */
+    public static final String SLOT = "waiting for a slot";
+
+    /** A view without a stated wait: a slot while queued. */
+    public InFlight(long id, String method, String path, RouteKind route, String routeKey, State state, Instant since, Duration age,
+                    int attempts, boolean retrying) {
+        this(id, method, path, route, routeKey, state, since, age, attempts, retrying, state == State.QUEUED ? SLOT : "");
+    }
+
     /** Where an unfinished exchange is. */
     public enum State {
-        /** Waiting for a route, default-pool, global or large-request slot. */
+        /** Waiting for a route, default-pool, global or large-request slot, or for the budget's tokens. */
         QUEUED,
         /** Admitted: talking to the upstream, backing off between attempts, or relaying the answer. */
         ACTIVE
@@ -36,5 +47,6 @@ public record InFlight(long id, String method, String path, RouteKind route, Str
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(since, "since");
         Objects.requireNonNull(age, "age");
+        Objects.requireNonNull(waitingFor, "waitingFor");
     }
 }

@@ -11,19 +11,24 @@ import io.helidon.webserver.http.ServerResponse;
 /**
  * The probe's own routes, never counted as hits: {@code POST /__probe/reset} clears every counter,
  * {@code GET /__probe/stats} returns {@link ProbeStats.Snapshot} as JSON
- * ({@code {"hits":{PATH:N},"prefixes":{PREFIX:{"hits":N,"inFlight":N,"peakInFlight":N}}}}).
+ * ({@code {"hits":{PATH:N},"prefixes":{PREFIX:{"hits":N,"inFlight":N,"peakInFlight":N}}}}),
+ * {@code GET /__probe/ratelimited} what {@code /ratelimited} admitted, refused and charged
+ * ({@code {"admitted":N,"rejected":N,"input_tokens":N,"output_tokens":N}}); a reset also refills its buckets.
  */
 final class AdminHandler {
     static final String PREFIX = "/__probe/";
     static final String RESET = PREFIX + "reset";
     static final String STATS = PREFIX + "stats";
+    static final String RATE_LIMITED = PREFIX + "ratelimited";
 
     private final ProbeStats stats;
     private final ObjectMapper mapper;
+    private final RateLimitedApi rateLimited;
 
-    AdminHandler(ProbeStats stats, ObjectMapper mapper) {
+    AdminHandler(ProbeStats stats, ObjectMapper mapper, RateLimitedApi rateLimited) {
         this.stats = stats;
         this.mapper = mapper;
+        this.rateLimited = rateLimited;
     }
 
     void handle(ServerRequest req, ServerResponse res) {
@@ -32,11 +37,16 @@ final class AdminHandler {
         if (path.equals(RESET)) {
             if (allowed(method, Method.POST, res)) {
                 stats.reset();
+                rateLimited.reset();
                 JsonReply.send(res, 200, "{\"reset\":true}");
             }
         } else if (path.equals(STATS)) {
             if (allowed(method, Method.GET, res)) {
                 JsonReply.send(res, 200, write(stats.snapshot()));
+            }
+        } else if (path.equals(RATE_LIMITED)) {
+            if (allowed(method, Method.GET, res)) {
+                JsonReply.send(res, 200, write(rateLimited.counts()));
             }
         } else {
             JsonReply.send(res, 404, FailureBodies.error("not_found_error", "no probe route " + path + " (use " + RESET + " or " + STATS + ")"));

@@ -49,12 +49,17 @@ final class ChatCompletionsApi {
                     + "\",\"type\":\"invalid_request_error\",\"code\":\"not_found\"}}");
             return;
         }
+        complete(r, res, MessagesReply.chunks(reply));
+    }
+
+    /** Answers a chat completion request (the caller routed it), a text answer being {@code replyChunks}. */
+    void complete(ProbeRequest r, ServerResponse res, List<String> replyChunks) {
         JsonNode body = r.json();
         if (!body.isObject() || !body.path("messages").isArray() || body.path("messages").isEmpty()) {
             JsonReply.send(res, 400, "{\"error\":{\"message\":\"messages is required\",\"type\":\"invalid_request_error\"}}");
             return;
         }
-        Turn turn = decide(body);
+        Turn turn = decide(body, replyChunks);
         String model = body.path("model").asText("probe-chat-1");
         String id = "chatcmpl-probe" + r.hit();
         if (body.path("stream").asBoolean(false)) {
@@ -68,10 +73,10 @@ final class ChatCompletionsApi {
     private record Turn(String reasoning, List<String> text, String toolName, String toolArguments, int promptTokens) {
     }
 
-    private Turn decide(JsonNode body) {
+    private Turn decide(JsonNode body, List<String> replyChunks) {
         JsonNode messages = body.path("messages");
         JsonNode last = messages.get(messages.size() - 1);
-        int prompt = Math.max(1, body.toString().length() / 4);
+        int prompt = promptTokens(body);
         String lastText = text(last.path("content"));
         if (last.path("role").asText().equals("tool")) {
             return new Turn(null, MessagesReply.chunks("tool said: " + lastText.strip()), null, null, prompt);
@@ -89,7 +94,7 @@ final class ChatCompletionsApi {
             String command = lastText.substring(at + "[[bash:".length(), end);
             return new Turn(reasoning, List.of(), "exec_command", mapper.createObjectNode().put("cmd", command).toString(), prompt);
         }
-        return new Turn(reasoning, MessagesReply.chunks(reply), null, null, prompt);
+        return new Turn(reasoning, replyChunks, null, null, prompt);
     }
 
     private ObjectNode document(Turn t, String id, String model) {
@@ -168,8 +173,18 @@ final class ChatCompletionsApi {
         return choice;
     }
 
+    /** The completion tokens a text answer reports: its characters / 4, at least 1. */
+    static int completionTokens(List<String> text) {
+        return Math.max(1, String.join("", text).length() / 4);
+    }
+
+    /** The prompt tokens a request body reports: its length / 4, at least 1. */
+    static int promptTokens(JsonNode body) {
+        return Math.max(1, body.toString().length() / 4);
+    }
+
     private static void usage(ObjectNode root, Turn t) {
-        int completion = t.toolName() != null ? 12 : Math.max(1, String.join("", t.text()).length() / 4);
+        int completion = t.toolName() != null ? 12 : completionTokens(t.text());
         root.putObject("usage").put("prompt_tokens", t.promptTokens()).put("completion_tokens", completion)
                 .put("total_tokens", t.promptTokens() + completion);
     }

@@ -30,6 +30,9 @@ public enum Fixture {
             + " gets a Bash tool call split over chunks, [[reason]] gets reasoning_content), GET /chat/v1/models"),
     RESPONSES("/responses", "OpenAI Responses upstream: POST /responses/v1/responses (JSON or SSE lifecycle; [[bash:CMD]] gets a Bash"
             + " function call, [[reason]] a reasoning item, [[dataonly]] a stream without event: names and a repeated terminal)"),
+    RATE_LIMITED("/ratelimited", "Anthropic Messages (/ratelimited/v1/messages) and Chat Completions (/ratelimited/v1/chat/completions)"
+            + " behind RPM/ITPM/OTPM token buckets (-rl-*, ?rpm= ?itpm= ?otpm= ?tpm= ?out=): official rate-limit headers, real usage,"
+            + " 429 + retry-after when a bucket is empty"),
     ANTHROPIC("/v1", "Anthropic API: POST /v1/messages (JSON or SSE), POST /v1/messages/count_tokens, GET /v1/models");
 
     private final String prefix;

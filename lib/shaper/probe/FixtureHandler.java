@@ -27,6 +27,7 @@ final class FixtureHandler implements Handler {
     private final AnthropicApi api;
     private final ChatCompletionsApi chat;
     private final ResponsesApi responses;
+    private final RateLimitedApi rateLimited;
     private final EarlyErrorStream earlyError;
     private final Sleeper sleeper;
     private final PrintStream log;
@@ -38,6 +39,7 @@ final class FixtureHandler implements Handler {
         this.api = new AnthropicApi(mapper, config.reply(), sleeper);
         this.chat = new ChatCompletionsApi(mapper, config.reply());
         this.responses = new ResponsesApi(mapper, config.reply());
+        this.rateLimited = new RateLimitedApi(config, api, chat);
         this.earlyError = new EarlyErrorStream(mapper);
         this.sleeper = sleeper;
         this.log = log;
@@ -82,6 +84,7 @@ final class FixtureHandler implements Handler {
             case OK, ANTHROPIC -> api.respond(r, res);
             case CHAT -> chat.respond(r, res);
             case RESPONSES -> responses.respond(r, res);
+            case RATE_LIMITED -> rateLimited.respond(r, res);
             case RATE_422 -> JsonReply.send(res, 422, FailureBodies.RATE_LIMIT);
             case FMT_422 -> JsonReply.send(res, 422, FailureBodies.FORMAT_422);
             case FMT_400 -> JsonReply.send(res, 400, FailureBodies.FORMAT_400);
@@ -135,6 +138,11 @@ final class FixtureHandler implements Handler {
                 JsonReply.send(res, 200, api.turn(r, MessagesReply.chunks(config.reply())).document());
             }
         }
+    }
+
+    /** The {@code /ratelimited} accounts, for the probe's admin routes. */
+    RateLimitedApi rateLimited() {
+        return rateLimited;
     }
 
     private void failOrSucceed(ProbeRequest r, ServerResponse res, int status, String body) throws InterruptedException {

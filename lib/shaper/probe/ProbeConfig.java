@@ -16,9 +16,10 @@ import shaper.config.BindAddress;
  * @param sseInterval  spacing of text deltas on {@code /slowsse} ({@code ?interval=})
  * @param slowDelay    how long {@code /slow} waits before answering ({@code ?delay=})
  * @param burstStatus  the 5xx status {@code /burst5xx} fails with ({@code ?status=})
+ * @param rateLimits   the budgets and reply size of {@code /ratelimited} ({@code ?rpm= ?itpm= ?otpm= ?tpm= ?out=})
  */
 public record ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
-        Duration slowDelay, int burstStatus) {
+        Duration slowDelay, int burstStatus, RateLimitDefaults rateLimits) {
     public static final int DEFAULT_PORT = 15722;
     public static final String DEFAULT_REPLY = "Hello from ProbeServer.";
     public static final int DEFAULT_FAILURES = 2;
@@ -27,7 +28,27 @@ public record ProbeConfig(BindAddress bind, String reply, int failures, Duration
     public static final Duration DEFAULT_SLOW_DELAY = Duration.ofSeconds(2);
     public static final int DEFAULT_BURST_STATUS = 503;
 
+    /** The limits of {@code /ratelimited}, per minute, and its reply size in output tokens. */
+    public record RateLimitDefaults(int rpm, int itpm, int otpm, int output) {
+        /** Anthropic's documented first-tier limits for a Sonnet model; replies of 100 output tokens. */
+        public static final RateLimitDefaults DEFAULT = new RateLimitDefaults(50, 30_000, 8_000, 100);
+
+        public RateLimitDefaults {
+            if (rpm < 1 || itpm < 1 || otpm < 1 || output < 1) {
+                throw new IllegalArgumentException("rl-rpm/rl-itpm/rl-otpm/rl-output: " + rpm + "/" + itpm + "/" + otpm + "/" + output
+                        + " (expected: >= 1)");
+            }
+        }
+    }
+
+    /** Without {@code /ratelimited} settings: its defaults. */
+    public ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
+            Duration slowDelay, int burstStatus) {
+        this(bind, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus, RateLimitDefaults.DEFAULT);
+    }
+
     public ProbeConfig {
+        Objects.requireNonNull(rateLimits, "rateLimits");
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(reply, "reply");
         if (reply.isBlank()) {

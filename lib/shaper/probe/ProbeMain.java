@@ -85,6 +85,7 @@ public final class ProbeMain {
         text.append("\nProbe routes (not counted as hits):\n");
         text.append(entry("POST " + AdminHandler.RESET, "clear every counter"));
         text.append(entry("GET " + AdminHandler.STATS, "JSON: hits per path; hits, inFlight, peakInFlight per prefix"));
+        text.append(entry("GET " + AdminHandler.RATE_LIMITED, "JSON: /ratelimited requests admitted and refused (429), tokens charged"));
         return text.toString();
     }
 

@@ -43,6 +43,22 @@ final class ProbeOptions {
             description = "Status /burst5xx fails with; ?status= overrides (default ${DEFAULT-VALUE})")
     int burstStatus;
 
+    @Option(names = {"-rl-rpm", "--rl-rpm"}, paramLabel = "N", defaultValue = "50",
+            description = "/ratelimited: requests per minute; ?rpm= overrides (default ${DEFAULT-VALUE})")
+    int rlRpm;
+
+    @Option(names = {"-rl-itpm", "--rl-itpm"}, paramLabel = "N", defaultValue = "30000",
+            description = "/ratelimited: input tokens per minute (Chat: ?tpm= is input + output, default ITPM + OTPM); ?itpm= overrides (default ${DEFAULT-VALUE})")
+    int rlItpm;
+
+    @Option(names = {"-rl-otpm", "--rl-otpm"}, paramLabel = "N", defaultValue = "8000",
+            description = "/ratelimited: output tokens per minute; ?otpm= overrides (default ${DEFAULT-VALUE})")
+    int rlOtpm;
+
+    @Option(names = {"-rl-output", "--rl-output"}, paramLabel = "N", defaultValue = "100",
+            description = "/ratelimited: output tokens of a reply, at most the request's max_tokens; ?out= overrides (default ${DEFAULT-VALUE})")
+    int rlOutput;
+
     @Option(names = {"-h", "-help", "--help"}, usageHelp = true, description = "Show this help, with every fixture prefix, and exit")
     boolean help;
 
@@ -61,7 +77,8 @@ final class ProbeOptions {
             }
         }
         try {
-            return new ProbeConfig(address, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus);
+            return new ProbeConfig(address, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus,
+                    new ProbeConfig.RateLimitDefaults(rlRpm, rlItpm, rlOtpm, rlOutput));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-" + e.getMessage());
         }

@@ -51,8 +51,8 @@ public final class ProbeServer {
         HELIDON_LOGGER.setLevel(Level.SEVERE);
         ObjectMapper mapper = new ObjectMapper();
         ProbeStats stats = new ProbeStats();
-        AdminHandler admin = new AdminHandler(stats, mapper);
         FixtureHandler fixtures = new FixtureHandler(config, stats, mapper, sleeper, log);
+        AdminHandler admin = new AdminHandler(stats, mapper, fixtures.rateLimited());
         WebServer server = WebServer.builder()
                 .host(config.bind().host())
                 .port(config.bind().port())

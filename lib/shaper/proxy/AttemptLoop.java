@@ -165,6 +165,7 @@ final class AttemptLoop {
         Instant receivedAt = now();
         int code = in.status().code();
         HeaderLookup headers = name -> in.headers().values(HeaderNames.create(name));
+        f.assembly().tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
         result = result.judged(UpstreamFailures.classify(code, headers, receivedAt),
                 RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO));
         String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
@@ -228,7 +229,8 @@ final class AttemptLoop {
         return false;
     }
 
-    private void relay(HttpClientResponse in, ResponseRelay.Plan plan) {
+    private void relay(HttpClientResponse in, ResponseRelay.Plan answer) {
+        ResponseRelay.Plan plan = UsageTap.tap(answer, in, trace);
         try {
             result = converted != null
                     ? stage.relay(in, sink, method, rawPath, plan, converted, calledUrl(), result)

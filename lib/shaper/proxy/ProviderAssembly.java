@@ -7,6 +7,7 @@ import shaper.admission.AdmissionChain;
 import shaper.admission.ProviderLimiters;
 import shaper.auth.UpstreamAuth;
 import shaper.breaker.CircuitBreaker;
+import shaper.budget.ProviderTokens;
 import shaper.cluster.ClusterBackend;
 import shaper.config.ProviderConfig;
 import shaper.limit.TimeSource;
@@ -31,15 +32,17 @@ import shaper.retry.RetryPolicy;
  * @param transcoding its transcoded routes (each with its own credential step); {@link TranscodeStages#NONE} when off
  * @param cluster     the shared-limit backend when its limiters are cluster-wide, else empty
  * @param publisher   where its finished exchanges go (journal, counters, metrics, log)
+ * @param tokens      its token economics: usage, the upstream's stated rate limits, the budget when paced
  */
 public record ProviderAssembly(ProviderConfig config, TimeSource time, ProviderLimiters limiters, AdmissionChain admission,
                                CircuitBreaker breaker, RetryPolicy retry, Upstreams upstreams, UpstreamAuth auth, HeaderRewrite rewrite,
-                               TranscodeStages transcoding, Optional<ClusterBackend> cluster, ExchangePublisher publisher)
+                               TranscodeStages transcoding, Optional<ClusterBackend> cluster, ExchangePublisher publisher,
+                               ProviderTokens tokens)
         implements AutoCloseable {
     public ProviderAssembly {
         // every part is required: a provider without one of them could not serve a request
         for (Object part : new Object[] {config, time, limiters, admission, breaker, retry, upstreams, auth, rewrite, transcoding, cluster,
-                publisher}) {
+                publisher, tokens}) {
             Objects.requireNonNull(part, "a provider part");
         }
     }

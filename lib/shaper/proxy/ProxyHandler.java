@@ -11,6 +11,8 @@ import shaper.admission.AdmissionClass;
 import shaper.admission.Refusal;
 import shaper.admission.Verdict;
 import shaper.breaker.CircuitBreaker;
+import shaper.budget.ProviderTokens;
+import shaper.budget.TokenBudget;
 import shaper.observe.BodyPreview;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.RouteKind;
@@ -84,8 +86,19 @@ public final class ProxyHandler implements Handler {
         boolean forwarded = false;
         RuntimeException failure = null;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
+        ProviderTokens tokens = provider.tokens();
+        TokenBudget.Spend spend = null;
+        byte[] sentBytes = null;
         try {
-            WaitingRequest waiting = new WaitingRequest(req, res, connection, estimate.body(), provider.config().admission().queueComments());
+            RequestBody requestBody = estimate.body();
+            if (tokens.budget().isPresent() && !TokenBudget.free(method, rawPath, cls.unlimited())) {
+                // the cost is estimated from the body, so it is read (bounded) before the request waits
+                requestBody = RequestBody.buffer(requestBody, (int) Math.min(Integer.MAX_VALUE - 16, provider.config().retry().maxBodyBytes()));
+                spend = tokens.budget().get().spend(tokens.estimate(BudgetBody.decoded(req, requestBody), requestBody.length()));
+                trace.waitingFor(spend::waitingFor);
+                cls = cls.withBudget(spend.limiter());
+            }
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, requestBody, provider.config().admission().queueComments());
             Verdict verdict = admission.admit(cls, waiting);
             // a circuit rejection never waits: not a queued request in any view
             trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
@@ -97,6 +110,7 @@ public final class ProxyHandler implements Handler {
                 admitted = (Verdict.Admitted) verdict;
                 RequestBody body = replayable(waiting);
                 byte[] bytes = body.bytes();
+                sentBytes = bytes;
                 if (bytes != null) {
                     trace.requestBody(BodyPreview.of(bytes, bytes.length));
                 }
@@ -120,6 +134,8 @@ public final class ProxyHandler implements Handler {
             failure = new StageFailed(result, e);
         } finally {
             connection.unwatch(); // before anything else touches the connection
+            // the budget is settled from the actual usage before the slots go back (a release settles as "nothing used")
+            trace.usage(tokens.finish(trace.usageScanner(), result.status(), sentBytes, spend));
             if (admitted != null) {
                 if (!forwarded) {
                     breaker.cancel(admitted.breaker());
@@ -149,7 +165,8 @@ public final class ProxyHandler implements Handler {
     private ExchangeResult refused(Refusal refusal, ClientSink sink, ExchangeResult so) {
         return switch (refusal) {
             case Refusal.CircuitOpen open -> sink.fail(so, LocalFailure.circuitOpen(open.untilProbe()));
-            case Refusal.QueueFull full -> sink.fail(so, LocalFailure.queueFull(full.depth(), provider().config().admission().releaseCooldown()));
+            case Refusal.QueueFull full -> sink.fail(so, LocalFailure.queueFull(full.depth(),
+                    full.retryAfter() != null ? full.retryAfter() : provider().config().admission().releaseCooldown()));
             case Refusal.QueueTimeout timeout -> sink.fail(so, LocalFailure.QUEUE_TIMEOUT);
             case Refusal.LimiterUnavailable unavailable -> sink.fail(so, LocalFailure.LIMITER_UNAVAILABLE);
             case Refusal.ClientGone gone -> so.committed(sink.state() instanceof ClientSink.CommittedStream ? 200 : 0).clientLeft();

@@ -10,6 +10,7 @@ import shaper.admission.LimiterFactory;
 import shaper.admission.ProviderLimiters;
 import shaper.auth.UpstreamAuth;
 import shaper.breaker.CircuitBreaker;
+import shaper.budget.ProviderTokens;
 import shaper.cluster.ClusterBackend;
 import shaper.config.ConfigException;
 import shaper.config.ProviderConfig;
@@ -77,7 +78,8 @@ final class ProviderAssembler {
                     java.time.InstantSource.system(), s.time()::nanoTime), new ExchangeCounters(), metrics, log);
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, auth, s, log), log);
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
-                    upstreams(p, limiters.upstreamPoolSize()), auth, CredentialRewrite.of(s.keys(), auth), transcoding, cluster, publisher);
+                    upstreams(p, limiters.upstreamPoolSize()), auth, CredentialRewrite.of(s.keys(), auth), transcoding, cluster, publisher,
+                    new ProviderTokens(p.name(), p.budget(), s.time()));
         } catch (RuntimeException | Error e) {
             cluster.ifPresent(ServerServices::closeQuietly);
             if (log != s.log()) {

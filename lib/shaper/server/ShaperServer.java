@@ -125,6 +125,7 @@ public final class ShaperServer {
     private ShaperServer withMetrics(BindAddress bind) {
         try {
             ShaperMetrics model = new ShaperMetrics(providers.stream().map(ProviderView::of).toList(), services.histograms().orElseThrow());
+            model.tokens(providers.stream().map(p -> java.util.Map.entry(p.name(), p.tokens())).toList());
             return new ShaperServer(server, providers, services, Optional.of(MetricsListener.start(bind, model)), grace);
         } catch (IOException | RuntimeException e) {
             stop();

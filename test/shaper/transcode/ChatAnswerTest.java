@@ -44,6 +44,16 @@ class ChatAnswerTest {
     }
 
     @Test
+    void cacheWritesAreTakenOutOfTheInputCountLikeCacheReads() throws Exception {
+        JsonNode a = convert(STOPS, completion("{\"role\":\"assistant\",\"content\":\"hello\"}", "\"stop\"",
+                "{\"prompt_tokens\":20,\"completion_tokens\":3,\"total_tokens\":23,"
+                        + "\"prompt_tokens_details\":{\"cached_tokens\":5,\"created_cache_tokens\":7}}"));
+        assertEquals(8, a.get("usage").get("input_tokens").asInt(), "20 prompt tokens = 8 uncached + 5 read + 7 written");
+        assertEquals(5, a.get("usage").get("cache_read_input_tokens").asInt());
+        assertEquals(7, a.get("usage").get("cache_creation_input_tokens").asInt());
+    }
+
+    @Test
     void stopReasonsMap() throws Exception {
         String[][] cases = {{"\"length\"", "max_tokens"}, {"\"content_filter\"", "refusal"}, {"\"stop\"", "end_turn"}, {"null", "end_turn"}};
         for (String[] c : cases) {

@@ -11,8 +11,10 @@ import shaper.transcode.ir.Usage;
  * Chat {@code usage} to canonical {@link Usage}. Known spellings: the official
  * {@code prompt_tokens_details.cached_tokens} and {@code completion_tokens_details.reasoning_tokens},
  * the top-level extensions {@code cached_tokens}, {@code prompt_cache_hit_tokens} (DeepSeek) and
- * {@code reasoning_tokens}, and {@code prompt_tokens_details.created_cache_tokens}. Cached tokens are
- * taken out of the input count so nothing is counted twice. A count of the wrong type, or a total
+ * {@code reasoning_tokens}, and {@code prompt_tokens_details.created_cache_tokens}. Chat's
+ * {@code prompt_tokens} counts every prompt token; the canonical {@code input} (like Anthropic's
+ * {@code input_tokens}) excludes both cache reads and cache writes, so both are taken out of it:
+ * prompt 20, cached 5, created 7 is input 8, read 5, write 7, which add up to the prompt again. A count of the wrong type, or a total
  * with both parts missing, breaks the contract (upstream failure); repairable oddities are notes.
  */
 public final class ChatUsage {
@@ -57,6 +59,13 @@ public final class ChatUsage {
                 cached = prompt;
             }
             input = prompt - cached;
+        }
+        if (created != null && input != null) {
+            if (created > input) {
+                report.note(LossKey.USAGE_CACHE_EXCEEDS_INPUT, "usage.prompt_tokens_details.created_cache_tokens");
+                created = input;
+            }
+            input = input - created;
         }
         return new Usage(input, completion, cached, created, reasoning);
     }

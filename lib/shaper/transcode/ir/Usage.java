@@ -1,8 +1,9 @@
 package shaper.transcode.ir;
 
 /**
- * Token counts; {@code null} is unknown, never the same as zero. {@code input} excludes cached
- * tokens (they are {@code cacheRead}), so no token is counted twice.
+ * Token counts; {@code null} is unknown, never the same as zero. {@code input} excludes tokens
+ * read from a cache ({@code cacheRead}) and written to one ({@code cacheWrite}), as Anthropic counts
+ * them, so no token is counted twice.
  */
 public record Usage(Long input, Long output, Long cacheRead, Long cacheWrite, Long reasoning) {
     public static final Usage UNKNOWN = new Usage(null, null, null, null, null);

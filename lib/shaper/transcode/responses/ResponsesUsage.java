@@ -32,8 +32,10 @@ public final class ResponsesUsage {
         if (u.input() == null || u.output() == null) {
             report.loss(LossKey.USAGE_UNKNOWN, u.input() == null ? "usage.input_tokens" : "usage.output_tokens");
         }
+        // Responses' input_tokens counts every prompt token, cache reads and writes included
         long cached = u.cacheRead() == null ? 0 : u.cacheRead();
-        long input = (u.input() == null ? 0 : u.input()) + cached;
+        long written = u.cacheWrite() == null ? 0 : u.cacheWrite();
+        long input = (u.input() == null ? 0 : u.input()) + cached + written;
         long output = u.output() == null ? 0 : u.output();
         ObjectNode usage = response.putObject("usage").put("input_tokens", input);
         if (u.cacheRead() == null) {

@@ -1,0 +1,76 @@
+package shaper.budget;
+
+import java.time.Duration;
+
+import shaper.limit.Limiter;
+import shaper.limit.LimiterSnapshot;
+import shaper.limit.Permit;
+import shaper.limit.QueueFullException;
+import shaper.limit.Ticket;
+
+/**
+ * One request's view of its provider's {@link TokenBudget} as a {@link Limiter}, so the admission
+ * chain's queue waits for its tokens with the code that waits for slots. A view is made per request
+ * (it carries the request's cost) and is not listed among the provider's limiters; the budget's own
+ * state is exported as {@code shaper_budget_level}.
+ */
+final class BudgetLimiter implements Limiter {
+    private final TokenBudget budget;
+    private final Cost cost;
+    /** The ticket of this request's wait, once it queued; read by other threads for the journal. */
+    private volatile Ticket ticket;
+    private volatile BudgetPermit taken;
+
+    BudgetLimiter(TokenBudget budget, Cost cost) {
+        this.budget = budget;
+        this.cost = cost;
+    }
+
+    @Override
+    public String name() {
+        return budget.name() + " budget";
+    }
+
+    @Override
+    public Ticket enqueue(int maxDepth) throws QueueFullException {
+        Ticket t = budget.enqueue(cost, maxDepth);
+        ticket = t;
+        return t;
+    }
+
+    /** {@code waiting for tokens (input)} (or requests, output, tokens, retry-after) while queued; null otherwise. */
+    String waitingFor() {
+        String what = ticket == null ? null : TokenBudget.waitingFor(ticket);
+        return what == null ? null : "waiting for tokens (" + (what.equals(TokenBudget.HOLD) ? "retry-after" : what) + ")";
+    }
+
+    /** The tokens now if nobody waits and they fit, else null; never queues. */
+    @Override
+    public Permit tryAcquire() {
+        BudgetPermit p = budget.tryTake(cost);
+        taken = p;
+        return p;
+    }
+
+    /** The permit this request claimed, or null when it was never admitted. */
+    BudgetPermit permit() {
+        Ticket t = ticket;
+        BudgetPermit p = t instanceof BudgetTicket b ? b.permit() : null;
+        return p != null ? p : taken;
+    }
+
+    Cost cost() {
+        return cost;
+    }
+
+    /** The budget learns of 429s from the upstream's headers ({@code -budget-from-headers}), not from here. */
+    @Override
+    public void onRateLimited() {
+    }
+
+    @Override
+    public LimiterSnapshot snapshot() {
+        int waiters = budget.queued();
+        return new LimiterSnapshot(name(), 1, 1, 0, 0, waiters == 0 ? 1 : 0, waiters, Duration.ZERO);
+    }
+}

@@ -1,0 +1,163 @@
+package shaper.budget;
+
+import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+
+import shaper.limit.Permit;
+import shaper.limit.QueueCancelledException;
+import shaper.limit.QueueTimeoutException;
+import shaper.limit.Ticket;
+import shaper.limit.TimeSource;
+
+/**
+ * A place in a {@link TokenBudget}'s queue, with the {@link Ticket} lifecycle of the slot limiters
+ * ({@code queued → granted → claimed}, or cancelled / timed out), so the admission loop waits for
+ * tokens exactly as it waits for a slot: the same timeout, ticks, departure and stop handling. All
+ * state is guarded by the budget's lock, so a grant and a cancel are totally ordered; a cancel that
+ * loses to a grant returns the tokens.
+ */
+final class BudgetTicket implements Ticket {
+    private enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT }
+
+    private final TokenBudget budget;
+    final Cost cost;
+    private final Condition wake;
+    private State state;
+    /** What the ticket waits for: a kind's word or {@link TokenBudget#HOLD}; read by other threads for the journal. */
+    private volatile String waitingFor;
+    /** The permit once claimed, so the exchange can settle it. */
+    private volatile BudgetPermit permit;
+
+    BudgetTicket(TokenBudget budget, Cost cost, boolean grantedNow, String waitingFor) {
+        this.budget = budget;
+        this.cost = cost;
+        this.wake = budget.lock.newCondition();
+        this.state = grantedNow ? State.GRANTED : State.QUEUED;
+        this.waitingFor = waitingFor;
+    }
+
+    /** What it waits for while queued, else null. */
+    String waitingFor() {
+        return waitingFor;
+    }
+
+    /** The claimed permit, or null before the claim (or when there was none). */
+    BudgetPermit permit() {
+        return permit;
+    }
+
+    void waitFor(String what) {
+        waitingFor = what;
+    }
+
+    /** Called by the budget, lock held, after taking the cost and unlinking this ticket. */
+    void granted() {
+        state = State.GRANTED;
+        wake.signalAll();
+    }
+
+    @Override
+    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, InterruptedException {
+        budget.lock.lock();
+        try {
+            if (waitWhileQueued(timeout.isZero() ? null : timeout) && state == State.QUEUED) {
+                budget.leave(this);
+                state = State.TIMED_OUT;
+                throw new QueueTimeoutException(budget.name(), timeout);
+            }
+            return claim();
+        } finally {
+            budget.lock.unlock();
+        }
+    }
+
+    @Override
+    public Permit poll(Duration wait) throws QueueCancelledException, InterruptedException {
+        budget.lock.lock();
+        try {
+            if (!wait.isZero()) {
+                waitWhileQueued(wait);
+            }
+            return state == State.QUEUED ? null : claim();
+        } finally {
+            budget.lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean cancel() {
+        budget.lock.lock();
+        try {
+            return cancelLocked();
+        } finally {
+            budget.lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean queued() {
+        budget.lock.lock();
+        try {
+            return state == State.QUEUED;
+        } finally {
+            budget.lock.unlock();
+        }
+    }
+
+    private boolean cancelLocked() {
+        switch (state) {
+            case QUEUED -> budget.leave(this);
+            case GRANTED -> budget.returnUnused(cost);
+            default -> {
+                return false;
+            }
+        }
+        state = State.CANCELLED;
+        wake.signalAll();
+        return true;
+    }
+
+    private Permit claim() throws QueueCancelledException {
+        return switch (state) {
+            case GRANTED -> {
+                state = State.CLAIMED;
+                permit = new BudgetPermit(budget, cost);
+                yield permit;
+            }
+            case CANCELLED -> throw new QueueCancelledException(budget.name());
+            case TIMED_OUT -> throw new IllegalStateException("ticket of budget \"" + budget.name() + "\" already timed out");
+            case CLAIMED -> throw new IllegalStateException("permit of budget \"" + budget.name() + "\" already claimed");
+            case QUEUED -> throw new IllegalStateException("ticket of budget \"" + budget.name() + "\" is still queued");
+        };
+    }
+
+    /** Parks while queued, at most {@code limit} (null: no limit); true if the limit passed. Lock held. */
+    private boolean waitWhileQueued(Duration limit) throws InterruptedException {
+        if (state != State.QUEUED) {
+            return false;
+        }
+        boolean[] rang = {false};
+        TimeSource.Cancellable alarm = limit == null ? null : budget.time.schedule(limit, () -> {
+            budget.lock.lock();
+            try {
+                rang[0] = true;
+                wake.signalAll();
+            } finally {
+                budget.lock.unlock();
+            }
+        });
+        try {
+            while (state == State.QUEUED && !rang[0]) {
+                wake.await();
+            }
+            return rang[0];
+        } catch (InterruptedException e) {
+            cancelLocked();
+            throw e;
+        } finally {
+            if (alarm != null) {
+                alarm.cancel();
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package shaper.tokens;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import shaper.observe.ExchangeRecord;
+import shaper.testing.RunningShaper;
+import shaper.usage.TokenUsage;
+
+/** Usage read from relayed answers over real sockets: each dialect, streams, and a stream that carries none. */
+class UsageAccountingTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String MESSAGES = "{\"model\":\"claude-acct\",\"max_tokens\":64,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    private static final String CHAT = "{\"model\":\"gpt-acct\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+
+    private static ExchangeRecord last(TokenFixture f, int n) {
+        RunningShaper.await(n + " records", TokenFixture.BOUND, () -> f.shaper.server().journal("default").recent().size() >= n);
+        return f.shaper.server().journal("default").recent().getFirst(); // newest first
+    }
+
+    @Test
+    void messagesJsonAndStreamAreCountedPerModelInMetricsRecordAndLogLine() throws Exception {
+        try (TokenFixture f = TokenFixture.start("/")) {
+            HttpResponse<String> json = f.post("/v1/messages", MESSAGES);
+            assertEquals(200, json.statusCode());
+            JsonNode usage = JSON.readTree(json.body()).path("usage");
+            long in = usage.path("input_tokens").asLong();
+            long out = usage.path("output_tokens").asLong();
+            ExchangeRecord r = last(f, 1);
+            assertEquals(new TokenUsage("claude-acct", in, out, 0, 0, 0, TokenUsage.Source.REPORTED), r.usage());
+            assertTrue(f.exchangeLines(1).getFirst().contains(" in=" + in + " out=" + out + " "), f.shaper.stdout());
+
+            HttpResponse<String> stream = f.post("/v1/messages", MESSAGES.replace("{\"model\"", "{\"stream\":true,\"model\""));
+            assertEquals(200, stream.statusCode());
+            assertTrue(stream.body().contains("message_delta"), "the stream was relayed whole");
+            TokenUsage streamed = last(f, 2).usage();
+            assertEquals(TokenUsage.Source.REPORTED, streamed.source());
+            assertEquals(out, streamed.output());
+            assertTrue(streamed.input() > in, "the streaming body is longer by its stream flag: " + streamed);
+
+            String m = f.metrics();
+            assertEquals((double) in + streamed.input(),
+                    TokenFixture.value(m, "shaper_tokens_total{model=\"claude-acct\",provider=\"default\",type=\"input\"}"), m);
+            assertEquals(2.0 * out, TokenFixture.value(m, "shaper_tokens_total{model=\"claude-acct\",provider=\"default\",type=\"output\"}"));
+            assertEquals(2.0, TokenFixture.value(m, "shaper_model_requests_total{model=\"claude-acct\",provider=\"default\",status=\"2xx\"}"));
+        }
+    }
+
+    @Test
+    void aChatStreamWithItsUsageChunkIsReportedAndOneWithoutIsEstimated() throws Exception {
+        try (TokenFixture f = TokenFixture.start("/chat")) {
+            String withUsage = CHAT.replace("{\"model\"", "{\"stream\":true,\"stream_options\":{\"include_usage\":true},\"model\"");
+            assertEquals(200, f.post("/v1/chat/completions", withUsage).statusCode());
+            TokenUsage reported = last(f, 1).usage();
+            assertEquals(TokenUsage.Source.REPORTED, reported.source(), reported.toString());
+            assertEquals("gpt-acct", reported.model());
+            assertTrue(reported.input() > 0 && reported.output() > 0, reported.toString());
+
+            assertEquals(200, f.post("/v1/chat/completions", CHAT.replace("{\"model\"", "{\"stream\":true,\"model\"")).statusCode());
+            TokenUsage estimated = last(f, 2).usage();
+            assertEquals(TokenUsage.Source.ESTIMATED, estimated.source(), estimated.toString());
+            assertTrue(estimated.output() > 0 && estimated.input() > 0, "text at 4 characters a token, input from the body: " + estimated);
+            assertTrue(f.exchangeLines(2).get(1).contains(" in=~"), f.shaper.stdout());
+        }
+    }
+
+    @Test
+    void aResponsesStreamIsCountedFromResponseCompleted() throws Exception {
+        try (TokenFixture f = TokenFixture.start("/responses")) {
+            HttpResponse<String> r = f.post("/v1/responses", "{\"model\":\"gpt-resp\",\"stream\":true,\"input\":\"hi\"}");
+            assertEquals(200, r.statusCode());
+            TokenUsage u = last(f, 1).usage();
+            assertEquals(TokenUsage.Source.REPORTED, u.source(), u.toString());
+            assertEquals("gpt-resp", u.model());
+            assertTrue(u.output() > 0, u.toString());
+        }
+    }
+
+    @Test
+    void anErrorAnswerCountsTheRequestButNoTokens() throws Exception {
+        try (TokenFixture f = TokenFixture.start("/fmt400")) {
+            assertEquals(400, f.post("/v1/messages", MESSAGES).statusCode());
+            assertEquals(TokenUsage.Source.NONE, last(f, 1).usage().source());
+            String m = f.metrics();
+            assertEquals(1.0, TokenFixture.value(m, "shaper_model_requests_total{model=\"claude-acct\",provider=\"default\",status=\"4xx\"}"), m);
+            assertEquals(-1.0, TokenFixture.value(m, "shaper_tokens_total{model=\"claude-acct\",provider=\"default\",type=\"input\"}"));
+        }
+    }
+}
