@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param attempts        upstream attempts made (0 when it never reached the upstream)
  * @param timings         stage offsets
  * @param requestHeaders  request headers as received, raw
+ * @param upstreamHeaders request headers as the last attempt sent them upstream, with the value of every
+ *                        field the proxy's credential step set hidden; empty when none was sent
  * @param responseHeaders response headers as sent to the client, raw (empty when none were committed)
  * @param requestBody     a bounded preview of the request body
  * @param responseBody    a bounded preview of the response body
@@ -35,7 +37,7 @@ import java.util.Objects;
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
-                             int attempts, Timings timings, List<Header> requestHeaders, List<Header> responseHeaders,
+                             int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                              BodyPreview requestBody, BodyPreview responseBody, long responseBytes) {
     public ExchangeRecord {
         Objects.requireNonNull(provider, "provider");
@@ -49,6 +51,7 @@ public record ExchangeRecord(long id, String provider, RouteKind route, String r
         Objects.requireNonNull(provenance, "provenance");
         Objects.requireNonNull(timings, "timings");
         requestHeaders = List.copyOf(requestHeaders);
+        upstreamHeaders = List.copyOf(upstreamHeaders);
         responseHeaders = List.copyOf(responseHeaders);
         Objects.requireNonNull(requestBody, "requestBody");
         Objects.requireNonNull(responseBody, "responseBody");

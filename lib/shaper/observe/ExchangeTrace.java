@@ -34,6 +34,7 @@ public final class ExchangeTrace {
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
     private volatile boolean backingOff;
+    private volatile List<Header> upstreamRequestHeaders = List.of();
     private BodyPreview requestBody = BodyPreview.NONE;
     private BodyPreview responseBody = BodyPreview.NONE;
     private long responseBytes = -1;
@@ -84,6 +85,14 @@ public final class ExchangeTrace {
         }
         attempts++;
         backingOff = false;
+    }
+
+    /**
+     * The request headers an attempt sent upstream, an injected credential's value already hidden;
+     * the last attempt's stay. The journal shows them beside the client's.
+     */
+    public void upstreamRequest(List<Header> headers) {
+        upstreamRequestHeaders = List.copyOf(headers);
     }
 
     /** An attempt's response headers arrived; the last attempt's stamp stays. */
@@ -162,7 +171,7 @@ public final class ExchangeTrace {
             journal.left(this);
         }
         return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
-                provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, responseHeaders,
+                provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
                 requestBody, responseBody, responseBytes);
     }
 }

@@ -143,6 +143,7 @@ final class Forwarder {
                 try {
                     ex.trace.attemptStarted();
                     in = call.send(body, watch);
+                    ex.trace.upstreamRequest(call.sentHeaders());
                     ex.trace.upstreamHeaders();
                     watch.relaying();
                 } catch (RuntimeException e) {
