@@ -9,7 +9,7 @@ import java.util.Set;
 import io.helidon.http.Header;
 
 /** Copies Helidon headers into the journal's form: one entry per value, names as received. */
-final class JournalHeaders {
+public final class JournalHeaders {
     private JournalHeaders() {
     }
 
@@ -34,7 +34,7 @@ final class JournalHeaders {
         return out;
     }
 
-    static List<shaper.observe.Header> of(Iterable<Header> headers) {
+    public static List<shaper.observe.Header> of(Iterable<Header> headers) {
         List<shaper.observe.Header> out = new ArrayList<>();
         for (Header h : headers) {
             for (String v : h.allValues()) {
