@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import shaper.testing.ScriptedUpstream;
 
@@ -17,6 +19,8 @@ import shaper.testing.ScriptedUpstream;
  * terminal's replies never act as keys: the dashboard stays on its first tab with no overlay open
  * (a leaked DA1 reply {@code ?1;2c} would open the help, switch tabs and ask to reset).
  */
+// the first tmux test of a run compiles Shaper.java, minutes on a busy machine
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LightThemeTest {
     private static final Duration SHOWN = Duration.ofSeconds(20);
     /** The light accent as an SGR background, as tmux captures a 24-bit colour. */

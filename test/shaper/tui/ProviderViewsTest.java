@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import shaper.testing.ScriptedUpstream;
 
@@ -18,6 +19,8 @@ import shaper.testing.ScriptedUpstream;
  * they name; a request's detail shows what went upstream beside what the client sent: the injected
  * credential's header by name with its value hidden, and the client headers that were removed.
  */
+// the first tmux test of a run compiles Shaper.java, minutes on a busy machine
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ProviderViewsTest {
     private static final Duration SHOWN = Duration.ofSeconds(20);
     private static final String SECRET = "sk-upstream-secret-4711";

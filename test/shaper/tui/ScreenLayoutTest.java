@@ -99,7 +99,7 @@ class ScreenLayoutTest {
     void terminalRepliesReadTheBackgroundAndTheEndOfTheReplies() {
         assertEquals(0xffffff, TerminalReplies.background("11;rgb:ffff/ffff/ffff").orElseThrow());
         assertEquals(0x0d1117, TerminalReplies.background("11;rgb:0d0d/1111/1717").orElseThrow());
-        assertEquals(0xff8000, TerminalReplies.background("11;rgb:f/8/0").orElseThrow());
+        assertEquals(0xff8800, TerminalReplies.background("11;rgb:f/8/0").orElseThrow(), "one hex digit scales to eight bits");
         assertTrue(TerminalReplies.background("10;rgb:ffff/ffff/ffff").isEmpty());
         assertTrue(TerminalReplies.background("11;rgb:zz/00/00").isEmpty());
         assertTrue(TerminalReplies.deviceAttributes("?1;2c"));
