@@ -20,7 +20,7 @@ import shaper.testing.ScriptedUpstream;
  * (a leaked DA1 reply {@code ?1;2c} would open the help, switch tabs and ask to reset).
  */
 // the first tmux test of a run compiles Shaper.java, minutes on a busy machine
-@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Timeout(value = 420, unit = TimeUnit.SECONDS)
 class LightThemeTest {
     private static final Duration SHOWN = Duration.ofSeconds(20);
     /** The light accent as an SGR background, as tmux captures a 24-bit colour. */

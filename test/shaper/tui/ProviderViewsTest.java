@@ -20,7 +20,7 @@ import shaper.testing.ScriptedUpstream;
  * credential's header by name with its value hidden, and the client headers that were removed.
  */
 // the first tmux test of a run compiles Shaper.java, minutes on a busy machine
-@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Timeout(value = 420, unit = TimeUnit.SECONDS)
 class ProviderViewsTest {
     private static final Duration SHOWN = Duration.ofSeconds(20);
     private static final String SECRET = "sk-upstream-secret-4711";

@@ -28,7 +28,9 @@ class ScreenLayoutTest {
     private static final Instant NOW = Instant.parse("2026-12-01T08:00:00Z");
 
     @Test
+    @org.junit.jupiter.api.Timeout(value = 300, unit = java.util.concurrent.TimeUnit.SECONDS) // about 7,000 screens
     void everyTabAndOverlayFitsEverySize() {
+        Theme theme = Theme.dark();
         for (int providers : new int[]{1, 2, 9}) {
             Frame frame = frame(providers);
             for (int w = 30; w <= 200; w += 11) {
@@ -44,7 +46,7 @@ class ScreenLayoutTest {
                                 case 3 -> Details.of(frame.providers().getLast().requests().getFirst(), ZoneOffset.UTC);
                                 default -> null;
                             };
-                            Screen.Drawn d = Screen.render(frame, state, new Throughput(), Theme.dark(), List.of(), w, h, true, ZoneOffset.UTC);
+                            Screen.Drawn d = Screen.render(frame, state, new Throughput(), theme, List.of(), w, h, true, ZoneOffset.UTC);
                             String where = providers + " providers, " + tab + ", overlay " + overlay + " at " + w + "x" + h;
                             assertEquals(h, d.rows().size(), where);
                             for (AttributedString row : d.rows()) {

@@ -25,7 +25,7 @@ import shaper.ProjectRoot;
  */
 final class TmuxSession implements AutoCloseable {
     /** Covers a first compile of Shaper.java on a busy machine. */
-    static final Duration START_BOUND = Duration.ofSeconds(180);
+    static final Duration START_BOUND = Duration.ofSeconds(300);
     /** What the shell prints as its prompt. */
     static final String PROMPT = "tui-test$ ";
 

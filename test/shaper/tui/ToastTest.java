@@ -18,7 +18,7 @@ import shaper.testing.ScriptedUpstream;
  * breaker closed, and each goes away after five seconds.
  */
 // the first tmux test of a run compiles Shaper.java, minutes on a busy machine
-@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Timeout(value = 420, unit = TimeUnit.SECONDS)
 class ToastTest {
     private static final Duration SHOWN = Duration.ofSeconds(20);
 

@@ -44,7 +44,7 @@ final class TuiProcess {
         URI health = URI.create("http://127.0.0.1:" + port + "/__shaper/health");
         RunningShaper.await("the shaper's health under tmux", TmuxSession.START_BOUND, () -> TestNet.ok(health));
         TuiProcess p = new TuiProcess(tmux, port);
-        tmux.await("the dashboard", Duration.ofSeconds(30), s -> s.contains("1 Dashboard") && s.contains("6 Routes"));
+        tmux.await("the dashboard", Duration.ofSeconds(30), s -> s.contains("━━ Dashboard") && s.contains(" q quit"));
         return p;
     }
 
