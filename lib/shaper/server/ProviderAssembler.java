@@ -70,7 +70,7 @@ final class ProviderAssembler {
             ProviderLimiters limiters = new ProviderLimiters(p.name(), p.admission(), p.gateway().bigCtxTokens(),
                     p.gateway().bigCtxConcurrency(), factory);
             limiters.warnings().forEach(s.err()::println);
-            CircuitBreaker breaker = BreakerTransitions.logged(p.name(), CircuitBreaker.of(p.breaker(), s.time()::nanoTime), log);
+            CircuitBreaker breaker = CircuitBreaker.of(p.breaker(), s.time()::nanoTime, List.of(BreakerTransitions.logTo(p.name(), log)));
             AdmissionChain admission = AdmissionChain.standard(limiters, breaker, p.admission(), s.time(), s.disconnects());
             Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name())).orElse(record -> { });
             ExchangePublisher publisher = new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),

@@ -107,7 +107,7 @@ public final class ShaperServer {
             services.close();
             throw e;
         }
-        List<ProxyHandler> handlers = providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls())).toList();
+        List<ProxyHandler> handlers = providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls(), services.stop())).toList();
         MountTable table = new MountTable(handlers, keys, new HealthHandler(config.providers()), services.log());
         WebServer server = ShaperListener.start(config.server(), table, services.log());
         ShaperServer shaper = new ShaperServer(server, providers, services, Optional.empty(), config.server().shutdownGrace());
@@ -240,6 +240,9 @@ public final class ShaperServer {
             Thread stopper = Thread.ofPlatform().name("shaper-stop").start(this::stopListener);
             long deadline = System.nanoTime() + grace.toNanos();
             awaitQuietly(stopper, deadline);
+            if (stopper.isAlive()) {
+                services.stop().begin(); // what breaks from now on is the proxy's own cut
+            }
             while (stopper.isAlive()) {
                 // past the grace: Helidon interrupts the handlers still running when its wait is interrupted
                 stopper.interrupt();
