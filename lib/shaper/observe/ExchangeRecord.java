@@ -30,6 +30,8 @@ import shaper.usage.TokenUsage;
  * @param attempts        upstream attempts made (0 when it never reached the upstream)
  * @param timings         stage offsets
  * @param requestHeaders  request headers as received, raw
+ * @param upstreamHeaders request headers as the last attempt sent them upstream, with the value of every
+ *                        field the proxy's credential step set hidden; empty when none was sent
  * @param responseHeaders response headers as sent to the client, raw (empty when none were committed)
  * @param requestBody     a bounded preview of the request body
  * @param responseBody    a bounded preview of the response body
@@ -38,15 +40,15 @@ import shaper.usage.TokenUsage;
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
-                             int attempts, Timings timings, List<Header> requestHeaders, List<Header> responseHeaders,
+                             int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                              BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage) {
     /** A record of an exchange that used no tokens. */
     public ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                           String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
-                          int attempts, Timings timings, List<Header> requestHeaders, List<Header> responseHeaders,
+                          int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                           BodyPreview requestBody, BodyPreview responseBody, long responseBytes) {
         this(id, provider, route, routeKey, method, path, query, status, outcome, reason, provenance, attempts, timings,
-                requestHeaders, responseHeaders, requestBody, responseBody, responseBytes, TokenUsage.NONE);
+                requestHeaders, upstreamHeaders, responseHeaders, requestBody, responseBody, responseBytes, TokenUsage.NONE);
     }
 
     public ExchangeRecord {
@@ -62,6 +64,7 @@ public record ExchangeRecord(long id, String provider, RouteKind route, String r
         Objects.requireNonNull(provenance, "provenance");
         Objects.requireNonNull(timings, "timings");
         requestHeaders = List.copyOf(requestHeaders);
+        upstreamHeaders = List.copyOf(upstreamHeaders);
         responseHeaders = List.copyOf(responseHeaders);
         Objects.requireNonNull(requestBody, "requestBody");
         Objects.requireNonNull(responseBody, "responseBody");

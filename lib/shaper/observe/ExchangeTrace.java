@@ -36,6 +36,7 @@ public final class ExchangeTrace {
     private volatile boolean backingOff;
     /** What the exchange waits for while queued, asked when a view is taken; null = a slot. */
     private volatile java.util.function.Supplier<String> waitingFor;
+    private volatile List<Header> upstreamRequestHeaders = List.of();
     private BodyPreview requestBody = BodyPreview.NONE;
     private BodyPreview responseBody = BodyPreview.NONE;
     private long responseBytes = -1;
@@ -89,6 +90,14 @@ public final class ExchangeTrace {
         }
         attempts++;
         backingOff = false;
+    }
+
+    /**
+     * The request headers an attempt sent upstream, an injected credential's value already hidden;
+     * the last attempt's stay. The journal shows them beside the client's.
+     */
+    public void upstreamRequest(List<Header> headers) {
+        upstreamRequestHeaders = List.copyOf(headers);
     }
 
     /** An attempt's response headers arrived; the last attempt's stamp stays. */
@@ -192,7 +201,7 @@ public final class ExchangeTrace {
             journal.left(this);
         }
         return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
-                provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, responseHeaders,
+                provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
                 requestBody, responseBody, responseBytes, usage);
     }
 }

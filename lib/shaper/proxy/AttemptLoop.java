@@ -113,6 +113,7 @@ final class AttemptLoop {
         try {
             trace.attemptStarted();
             in = call.send(body, watch);
+            trace.upstreamRequest(call.sentHeaders());
             trace.upstreamHeaders();
             watch.relaying();
         } catch (RuntimeException e) {

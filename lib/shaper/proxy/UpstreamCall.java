@@ -1,6 +1,7 @@
 package shaper.proxy;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -22,6 +23,7 @@ final class UpstreamCall {
     private final String rawQuery;
     private final Duration timeout;
     private final HeaderRewrite rewrite;
+    private volatile List<shaper.observe.Header> sent = List.of();
 
     UpstreamCall(ServerRequest req, Upstream upstream, String rawPath, Duration timeout, HeaderRewrite rewrite) {
         this(req, upstream, rawPath, req.prologue().query().rawValue(), timeout, rewrite);
@@ -46,6 +48,11 @@ final class UpstreamCall {
         return new UpstreamCall(req, upstream, rawPath, rawQuery, timeout, rewrite.uncoded());
     }
 
+    /** The headers the last {@link #send} sent, for the journal ({@link JournalHeaders#sent}); empty before one. */
+    List<shaper.observe.Header> sentHeaders() {
+        return sent;
+    }
+
     /**
      * Sends the request. A body that fails midway (the client left, or the upstream stopped
      * reading) closes the upstream connection before the failure propagates: Helidon would
@@ -66,13 +73,19 @@ final class UpstreamCall {
         }
         out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
                 (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
+        List<shaper.observe.Header> beforeRewrite = JournalHeaders.of(out.headers());
         out.headers(rewrite::apply);
-        if (body instanceof RequestBody.None) {
-            return out.request();
-        }
-        long length = body.length();
+        long length = body instanceof RequestBody.None ? -1 : body.length();
         if (length >= 0) {
             out.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
+        }
+        List<shaper.observe.Header> afterRewrite = JournalHeaders.of(out.headers());
+        if (length >= 0) {
+            beforeRewrite.add(new shaper.observe.Header(HeaderNames.CONTENT_LENGTH.defaultCase(), Long.toString(length)));
+        }
+        sent = JournalHeaders.sent(beforeRewrite, afterRewrite);
+        if (body instanceof RequestBody.None) {
+            return out.request();
         }
         return out.outputStream(os -> {
             try {

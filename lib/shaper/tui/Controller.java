@@ -10,23 +10,29 @@ import java.time.Instant;
  * main keys. Ctrl+C always asks to quit, and so does {@code q} once a stop is under way. Runs on the render loop's thread.
  */
 final class Controller {
-    static final Duration TOAST = Duration.ofSeconds(5);
     private static final int WHEEL_LINES = 3;
 
     private final ViewState state;
     private final FrameSource source;
     private final Throughput throughput;
+    private final Toasts toasts;
 
-    Controller(ViewState state, FrameSource source, Throughput throughput) {
+    Controller(ViewState state, FrameSource source, Throughput throughput, Toasts toasts) {
         this.state = state;
         this.source = source;
         this.throughput = throughput;
+        this.toasts = toasts;
     }
 
     void apply(Input input, Hits hits, Instant now) {
         switch (input) {
             case Input.Quit q -> state.quitRequests++;
             case Input.Resize r -> {
+            }
+            case Input.Background b -> {
+                // the render loop changes the theme itself
+            }
+            case Input.QueriesAnswered a -> {
             }
             case Input.Key k -> key(k, hits, now);
             case Input.Mouse m -> mouse(m, hits);
@@ -118,7 +124,7 @@ final class Controller {
                 if (k.is('y') || k.is('Y')) {
                     source.reset();
                     throughput.clear();
-                    state.toast("counters reset", now.plus(TOAST));
+                    toasts.post(Toasts.Kind.INFO, "counters reset");
                     state.overlay = null;
                 } else if (k.is('n') || k.is('N') || k.name() == Input.Name.ESCAPE || k.is('q')) {
                     state.overlay = null;

@@ -3,8 +3,10 @@ package shaper.tui;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 
 import org.jline.terminal.Size;
@@ -23,24 +25,33 @@ import org.jline.terminal.Terminal;
  * The first quit starts the proxy's graceful stop and keeps drawing while exchanges drain; a
  * second one cuts them; the loop returns once the proxy has stopped, and the caller restores the
  * terminal.
+ *
+ * <p>Theme: right after entering the screen the loop asks the terminal for its background
+ * ({@link TerminalReplies#QUERIES}) and waits at most {@link #THEME_BOUND} for the answer before the
+ * first frame, keeping any key that arrives meanwhile. A terminal that answers later (a busy
+ * machine) switches the theme then; the replies are read by the key reader, never as keys.
  */
 public final class Dashboard {
     /** As the original tool's feeder: a fresh frame four times a second. */
     static final Duration TICK = Duration.ofMillis(250);
     /** While the proxy stops, the loop looks this often whether it is done. */
     private static final long POLL_WHILE_STOPPING = Duration.ofMillis(20).toNanos();
+    /** The longest the first frame waits for the terminal to say its background colour. */
+    static final Duration THEME_BOUND = Duration.ofMillis(300);
 
     private final TuiTerminal terminal;
     private final FrameSource source;
     private final Clock clock;
     private final ProxyStop stop;
-    private final BlockingQueue<Input> queue = new LinkedBlockingQueue<>();
+    private final Toasts toasts;
+    private final BlockingDeque<Input> queue = new LinkedBlockingDeque<>();
 
-    Dashboard(TuiTerminal terminal, FrameSource source, Clock clock, ProxyStop stop) {
+    Dashboard(TuiTerminal terminal, FrameSource source, Clock clock, ProxyStop stop, Toasts toasts) {
         this.terminal = terminal;
         this.source = source;
         this.clock = clock;
         this.stop = stop;
+        this.toasts = toasts;
     }
 
     /** Asks the loop to end (a signal or the shutdown hook). */
@@ -55,9 +66,11 @@ public final class Dashboard {
         t.handle(Terminal.Signal.INT, s -> quit());
         terminal.enter();
         Thread keys = KeyInput.start(t, queue);
+        terminal.ask(TerminalReplies.QUERIES);
+        Theme theme = awaitTheme(Theme.initial(System.getenv("COLORFGBG")));
         ViewState state = new ViewState();
         Throughput throughput = new Throughput();
-        Controller controller = new Controller(state, source, throughput);
+        Controller controller = new Controller(state, source, throughput, toasts);
         ZoneId zone = ZoneId.systemDefault();
         Frame frame = source.take();
         throughput.observe(frame);
@@ -77,7 +90,8 @@ public final class Dashboard {
                     state.toast(stop.note(), clock.instant().plus(Duration.ofHours(1)));
                 }
                 Size size = terminal.size();
-                Screen.Drawn drawn = Screen.render(frame, state, throughput, size.getColumns(), size.getRows(), terminal.mouse(), zone);
+                Screen.Drawn drawn = Screen.render(frame, state, throughput, theme, toasts.showing(clock.instant()), size.getColumns(),
+                        size.getRows(), terminal.mouse(), zone);
                 hits = drawn.hits();
                 terminal.draw(drawn.rows(), resized);
                 resized = false;
@@ -93,11 +107,44 @@ public final class Dashboard {
                 }
                 do {
                     resized |= in instanceof Input.Resize;
+                    if (in instanceof Input.Background b) {
+                        theme = Theme.forBackground(b.rgb());
+                        resized = true; // every cell changes colour: repaint all of it
+                    }
                     controller.apply(in, hits, clock.instant());
                 } while ((in = queue.poll()) != null);
             }
         } finally {
             keys.interrupt();
+        }
+    }
+
+    /**
+     * Waits at most {@link #THEME_BOUND} for the terminal's background (or for its DA1 reply, which
+     * says none is coming); inputs that arrive meanwhile go back to the front of the queue, in order.
+     */
+    private Theme awaitTheme(Theme fallback) throws InterruptedException {
+        List<Input> kept = new ArrayList<>();
+        Theme theme = fallback;
+        long deadline = System.nanoTime() + THEME_BOUND.toNanos();
+        try {
+            for (long wait; (wait = deadline - System.nanoTime()) > 0; ) {
+                Input in = queue.poll(wait, TimeUnit.NANOSECONDS);
+                if (in instanceof Input.Background b) {
+                    return Theme.forBackground(b.rgb());
+                }
+                if (in instanceof Input.QueriesAnswered) {
+                    return theme;
+                }
+                if (in != null) {
+                    kept.add(in);
+                }
+            }
+            return theme;
+        } finally {
+            for (int i = kept.size() - 1; i >= 0; i--) {
+                queue.putFirst(kept.get(i));
+            }
         }
     }
 }

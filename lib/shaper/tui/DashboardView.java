@@ -18,76 +18,77 @@ final class DashboardView {
     }
 
     static Body render(Context c) {
+        Theme theme = c.theme();
         ProviderFrame p = c.provider();
         int w = c.width();
         List<AttributedString> out = new ArrayList<>();
         double rate = c.throughput().perSecond(p.name(), c.frame().at());
-        out.add(new Line(w).add(" Throughput (10s)  ", Theme.title()).add(Format.rate(rate) + " req/s", Theme.accent()).build());
+        out.add(new Line(w).add(" Throughput (10s)  ", theme.title()).add(Format.rate(rate) + " req/s", theme.accent()).build());
         String spark = Bars.sparkline(c.throughput().slots(p.name(), c.frame().at()), Math.min(Throughput.SLOTS, w - 2));
-        out.add(new Line(w).add(" ", Theme.text()).add(spark, Theme.accent()).build());
+        out.add(new Line(w).add(" ", theme.text()).add(spark, theme.accent()).build());
         out.add(Line.blank(w));
-        out.add(Gauges.concurrency("Concurrency", p.active(), p.capacity(), w));
-        out.add(Gauges.queue("Queue Depth", p.queued(), Math.max(1, p.capacity() * 4), p.oldestQueued(), w));
+        out.add(Gauges.concurrency(theme, "Concurrency", p.active(), p.capacity(), w));
+        out.add(Gauges.queue(theme, "Queue Depth", p.queued(), Math.max(1, p.capacity() * 4), p.oldestQueued(), w));
         out.add(Line.blank(w));
-        out.add(new Line(w).add(" Status Distribution", Theme.title()).build());
-        out.add(statusLine(p.counters(), w));
+        out.add(new Line(w).add(" Status Distribution", theme.title()).build());
+        out.add(statusLine(theme, p.counters(), w));
         out.add(Line.blank(w));
-        out.add(new Line(w).add(" In-Flight Requests (" + p.inFlight().size() + ")", Theme.title()).build());
+        out.add(new Line(w).add(" In-Flight Requests (" + p.inFlight().size() + ")", theme.title()).build());
         if (p.inFlight().isEmpty()) {
-            out.add(new Line(w).add("   none", Theme.muted()).build());
+            out.add(new Line(w).add("   none", theme.muted()).build());
         }
         for (InFlightRow r : p.inFlight()) {
-            out.add(inFlight(r, w));
+            out.add(inFlight(theme, r, w));
         }
         out.add(Line.blank(w));
-        out.add(new Line(w).add(" Summary", Theme.title()).build());
+        out.add(new Line(w).add(" Summary", theme.title()).build());
         ExchangeCounters.Snapshot s = p.counters();
-        out.add(pair("Clean proxied", s.cleanProxied(), "Clean passthrough", s.cleanPassthrough(), w));
-        out.add(pair("Aborted", s.aborted(), "Failed", s.failed(), w));
-        out.add(pair("Circuit rejected", s.circuitRejected(), "Queue rejected", s.queueRejected(), w));
-        out.add(pair("Queue timeouts", s.queueTimeouts(), "Client left", s.clientLeft(), w));
+        out.add(pair(theme, "Clean proxied", s.cleanProxied(), "Clean passthrough", s.cleanPassthrough(), w));
+        out.add(pair(theme, "Aborted", s.aborted(), "Failed", s.failed(), w));
+        out.add(pair(theme, "Circuit rejected", s.circuitRejected(), "Queue rejected", s.queueRejected(), w));
+        out.add(pair(theme, "Queue timeouts", s.queueTimeouts(), "Client left", s.clientLeft(), w));
         if (p.breaker() != null) {
             out.add(Line.blank(w));
-            out.add(breaker(p.breaker(), w));
+            out.add(breaker(theme, p.breaker(), w));
         }
         return Body.scrolling(out);
     }
 
-    private static AttributedString statusLine(ExchangeCounters.Snapshot s, int w) {
-        Line l = new Line(w).add("  ", Theme.text());
+    private static AttributedString statusLine(Theme theme, ExchangeCounters.Snapshot s, int w) {
+        Line l = new Line(w).add("  ", theme.text());
         for (int h = 1; h <= 5; h++) {
-            l.add(" " + h + "xx ", Theme.dim()).add(String.valueOf(s.status(h)), Theme.status(h * 100)).add("  ", Theme.text());
+            l.add(" " + h + "xx ", theme.dim()).add(String.valueOf(s.status(h)), theme.status(h * 100)).add("  ", theme.text());
         }
         return l.build();
     }
 
-    static AttributedString inFlight(InFlightRow r, int w) {
-        return new Line(w).add("   ", Theme.text())
-                .cell(r.queued() ? "○ queued" : "● active", 10, r.queued() ? Theme.warn() : Theme.ok())
-                .cell(r.limited() ? "limited" : "pass", 9, Theme.dim())
-                .cell(r.method(), 8, Theme.text())
-                .cellRight(Format.duration(r.age()), 8, Theme.accent()).add("  ", Theme.text())
-                .add(r.path(), Theme.text()).build();
+    static AttributedString inFlight(Theme theme, InFlightRow r, int w) {
+        return new Line(w).add("   ", theme.text())
+                .cell(r.queued() ? "○ queued" : "● active", 10, r.queued() ? theme.warn() : theme.ok())
+                .cell(r.limited() ? "limited" : "pass", 9, theme.dim())
+                .cell(r.method(), 8, theme.text())
+                .cellRight(Format.duration(r.age()), 8, theme.accent()).add("  ", theme.text())
+                .add(r.path(), theme.text()).build();
     }
 
-    private static AttributedString pair(String a, long av, String b, long bv, int w) {
-        return new Line(w).add("   ", Theme.text()).cell(a, 18, Theme.dim()).cellRight(String.valueOf(av), 8, Theme.text())
-                .add("     ", Theme.text()).cell(b, 19, Theme.dim()).cellRight(String.valueOf(bv), 8, Theme.text()).build();
+    private static AttributedString pair(Theme theme, String a, long av, String b, long bv, int w) {
+        return new Line(w).add("   ", theme.text()).cell(a, 18, theme.dim()).cellRight(String.valueOf(av), 8, theme.text())
+                .add("     ", theme.text()).cell(b, 19, theme.dim()).cellRight(String.valueOf(bv), 8, theme.text()).build();
     }
 
-    private static AttributedString breaker(BreakerSnapshot b, int w) {
+    private static AttributedString breaker(Theme theme, BreakerSnapshot b, int w) {
         String state = switch (b.state()) {
             case CLOSED -> "closed";
             case HALF_OPEN -> "half-open";
             case OPEN -> "open";
         };
-        Line l = new Line(w).add(" Circuit Breaker  ", Theme.title()).add(state, Theme.breaker(b.state()))
-                .add("   failures " + b.failuresInWindow() + " in window, " + b.consecutiveFailures() + " consecutive", Theme.dim());
+        Line l = new Line(w).add(" Circuit Breaker  ", theme.title()).add(state, theme.breaker(b.state()))
+                .add("   failures " + b.failuresInWindow() + " in window, " + b.consecutiveFailures() + " consecutive", theme.dim());
         if (b.state() == BreakerState.OPEN) {
-            l.add("   next probe in " + Format.duration(b.nextProbeIn()), Theme.dim());
+            l.add("   next probe in " + Format.duration(b.nextProbeIn()), theme.dim());
         }
         if (b.state() != BreakerState.CLOSED && !b.penalty().isZero()) {
-            l.add("   penalty " + Format.duration(b.penalty()), Theme.dim());
+            l.add("   penalty " + Format.duration(b.penalty()), theme.dim());
         }
         return l.build();
     }

@@ -21,8 +21,17 @@ final class Details {
         l.add("type " + r.kind().label() + " (" + (r.contentType().isEmpty() ? "none" : r.contentType()) + ")   size "
                 + Format.size(r.responseBytes()));
         l.add("");
-        l.add("Request headers");
+        l.add("Request headers (from the client)");
         headers(r.requestHeaders(), l);
+        l.add("");
+        if (r.attempts() == 0) {
+            l.add("Sent upstream: nothing (the request never reached the upstream)");
+        } else {
+            l.add("Request headers (sent upstream" + (r.attempts() > 1 ? ", attempt " + r.attempts() : "") + ")");
+            headers(r.upstreamHeaders(), l);
+            List<String> removed = removed(r.requestHeaders(), r.upstreamHeaders());
+            l.add("  removed: " + (removed.isEmpty() ? "none" : String.join(", ", removed)));
+        }
         if (!r.requestPreview().isEmpty()) {
             l.add("");
             l.add("Request body");
@@ -46,6 +55,23 @@ final class Details {
         for (Map.Entry<String, String> h : headers) {
             out.add("  " + h.getKey() + ": " + h.getValue());
         }
+    }
+
+    /**
+     * The client's header names that did not go upstream, in the client's order, once each. Host is
+     * left out: the upstream's is written by the HTTP client for the upstream's address.
+     */
+    static List<String> removed(List<Map.Entry<String, String>> client, List<Map.Entry<String, String>> upstream) {
+        java.util.Set<String> sent = new java.util.HashSet<>();
+        upstream.forEach(h -> sent.add(h.getKey().toLowerCase(java.util.Locale.ROOT)));
+        java.util.Set<String> listed = new java.util.LinkedHashSet<>();
+        for (Map.Entry<String, String> h : client) {
+            String name = h.getKey().toLowerCase(java.util.Locale.ROOT);
+            if (!sent.contains(name) && !name.equals("host") && listed.stream().noneMatch(n -> n.equalsIgnoreCase(name))) {
+                listed.add(h.getKey());
+            }
+        }
+        return List.copyOf(listed);
     }
 
     /** A log line, wrapped by the overlay. */

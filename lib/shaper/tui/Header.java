@@ -22,35 +22,50 @@ final class Header {
     private Header() {
     }
 
-    static Drawn render(Frame f, int active, int width, int maxChipRows) {
+    static Drawn render(Theme theme, Frame f, int active, int width, int maxChipRows) {
         List<ProviderFrame> ps = f.providers();
         if (ps.size() == 1) {
             ProviderFrame p = ps.getFirst();
-            Line l = identity(f, width).add("→ " + p.upstream() + (p.prefix().isEmpty() ? "" : " at " + p.prefix()), Theme.header())
-                    .add("   ", Theme.header());
-            load(l, p);
-            return new Drawn(List.of(l.build(Theme.header())), List.of());
+            String upstream = "→ " + p.upstream() + (p.prefix().isEmpty() ? "" : " at " + p.prefix()) + "   ";
+            String load = load(p);
+            // narrow terminals drop the upstream, then the listen address, so the load stays in view
+            Line l = identity(theme, f, width);
+            if (l.left() >= Line.columns(upstream + load)) {
+                l.add(upstream, theme.header());
+            } else if (l.left() < Line.columns(load)) {
+                l = brand(theme, width);
+            }
+            l.add(load, theme.header());
+            return new Drawn(List.of(l.build(theme.header())), List.of());
         }
         List<String> labels = new ArrayList<>();
         for (ProviderFrame p : ps) {
             labels.add(chipText(p));
         }
-        Drawn chips = place(f, labels, active, width, maxChipRows);
+        Drawn chips = place(theme, f, labels, active, width, maxChipRows);
         if (chips != null) {
             return chips;
         }
-        Line l = identity(f, width).add("provider " + (active + 1) + "/" + ps.size() + ": ", Theme.header())
-                .add(" " + ps.get(active).name() + " ", Theme.activeFill()).add("  ", Theme.header());
-        load(l, ps.get(active));
-        return new Drawn(List.of(l.build(Theme.header())), List.of());
+        String which = "provider " + (active + 1) + "/" + ps.size() + ": ";
+        Line l = identity(theme, f, width);
+        if (l.left() < Line.columns(which + ps.get(active).name()) + 4) {
+            l = brand(theme, width);
+        }
+        l.add(which, theme.header()).add(" " + ps.get(active).name() + " ", theme.activeFill()).add("  ", theme.header())
+                .add(load(ps.get(active)), theme.header());
+        return new Drawn(List.of(l.build(theme.header())), List.of());
     }
 
-    private static Line identity(Frame f, int width) {
-        return new Line(width).add(" ⚡ shaper ", Theme.header().bold()).add(" " + f.listen() + "  ", Theme.header());
+    private static Line identity(Theme theme, Frame f, int width) {
+        return brand(theme, width).add(" " + f.listen() + "  ", theme.header());
     }
 
-    private static void load(Line l, ProviderFrame p) {
-        l.add("active " + p.active() + "/" + p.capacity() + "  queued " + p.queued(), Theme.header());
+    private static Line brand(Theme theme, int width) {
+        return new Line(width).add(" ⚡ shaper ", theme.header().bold()).add(" ", theme.header());
+    }
+
+    private static String load(ProviderFrame p) {
+        return "active " + p.active() + "/" + p.capacity() + "  queued " + p.queued();
     }
 
     /** A chip: the provider's name and its load, e.g. " anthropic 2/4 +3 ". */
@@ -59,10 +74,10 @@ final class Header {
     }
 
     /** Lays the chips out, or returns null when they need more rows than allowed. */
-    private static Drawn place(Frame f, List<String> labels, int active, int width, int maxChipRows) {
+    private static Drawn place(Theme theme, Frame f, List<String> labels, int active, int width, int maxChipRows) {
         List<Line> rows = new ArrayList<>();
         List<Span> spans = new ArrayList<>();
-        Line row0 = identity(f, width);
+        Line row0 = identity(theme, f, width);
         rows.add(row0);
         // row 0 takes chips only when the first fits there whole (with its separating space)
         Line current = Line.columns(labels.getFirst()) + 1 <= row0.left() ? row0 : null;
@@ -77,17 +92,17 @@ final class Header {
                 if (++chipRows > maxChipRows) {
                     return null;
                 }
-                current = new Line(width).add(" ", Theme.header());
+                current = new Line(width).add(" ", theme.header());
                 rows.add(current);
             } else {
-                current.add(" ", Theme.header());
+                current.add(" ", theme.header());
             }
             int from = current.used();
-            AttributedStyle style = i == active ? Theme.activeFill() : Theme.inactiveFill();
+            AttributedStyle style = i == active ? theme.activeFill() : theme.inactiveFill();
             current.add(label, style);
             spans.add(new Span(rows.size() - 1, from, current.used(), i));
         }
-        List<AttributedString> built = rows.stream().map(l -> l.build(Theme.header())).toList();
+        List<AttributedString> built = rows.stream().map(l -> l.build(theme.header())).toList();
         return new Drawn(built, spans);
     }
 }

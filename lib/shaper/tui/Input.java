@@ -1,6 +1,9 @@
 package shaper.tui;
 
-/** What the render loop reacts to besides its own tick: a key, a mouse event, a resize, a quit signal. */
+/**
+ * What the render loop reacts to besides its own tick: a key, a mouse event, a resize, a quit signal,
+ * and the terminal's replies to the dashboard's startup queries.
+ */
 sealed interface Input {
     /** The keys the dashboard binds; {@link #CHAR} carries a typed character. */
     enum Name {
@@ -35,5 +38,16 @@ sealed interface Input {
 
     /** SIGINT (Ctrl+C when the terminal turns it into a signal) or SIGTERM. */
     record Quit() implements Input {
+    }
+
+    /** The terminal's reply to the background colour query (OSC 11): its background as 0xRRGGBB. */
+    record Background(int rgb) implements Input {
+    }
+
+    /**
+     * The terminal's reply to the device attributes query (DA1), sent after the colour query: every
+     * terminal answers it, and in order, so once it is here a colour reply that has not come never will.
+     */
+    record QueriesAnswered() implements Input {
     }
 }

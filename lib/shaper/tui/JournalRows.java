@@ -18,15 +18,25 @@ final class JournalRows {
     private JournalRows() {
     }
 
-    /** Finished exchanges, newest first, leaving out the {@code hidden} ids. */
-    static List<RequestRow> recent(ShaperServer server, String provider, Set<Long> hidden) {
+    /**
+     * Finished exchanges, newest first, leaving out the {@code hidden} ids. Records are immutable, so
+     * a row once made is taken from {@code made} (by journal id) next time; {@code made} is left
+     * holding the rows of this call only.
+     */
+    static List<RequestRow> recent(ShaperServer server, String provider, Set<Long> hidden, Map<Long, RequestRow> made) {
         List<ExchangeRecord> records = server.journal(provider).recent();
         List<RequestRow> rows = new ArrayList<>(records.size());
+        Map<Long, RequestRow> now = new java.util.HashMap<>();
         for (ExchangeRecord r : records) {
             if (!hidden.contains(r.id())) {
-                rows.add(row(r));
+                RequestRow row = made.get(r.id());
+                row = row != null ? row : row(r);
+                now.put(r.id(), row);
+                rows.add(row);
             }
         }
+        made.clear();
+        made.putAll(now);
         return rows;
     }
 
@@ -46,9 +56,20 @@ final class JournalRows {
                 r.outcome().label(), r.reason().label(),
                 r.attempts(), r.timings().queueWait(), r.timings().ttfb().orElse(null),
                 r.aborted() ? null : r.timings().download().orElse(null), r.timings().duration(), r.contentType(),
-                r.responseBytes(), headers(r.requestHeaders()), headers(r.responseHeaders()),
-                preview(r.requestBody()), preview(r.responseBody()));
+                r.responseBytes(), headers(r.requestHeaders()), headers(r.upstreamHeaders()), headers(r.responseHeaders()),
+                preview(r.requestBody()), preview(r.responseBody()), model(r.requestBody()));
     }
+
+    /** The top-level-looking {@code "model": "…"} of a JSON request body preview, "" when none. Display only. */
+    static String model(shaper.observe.BodyPreview body) {
+        if (body.size() == 0) {
+            return "";
+        }
+        java.util.regex.Matcher m = MODEL.matcher(body.text());
+        return m.find() ? m.group(1) : "";
+    }
+
+    private static final java.util.regex.Pattern MODEL = java.util.regex.Pattern.compile("\"model\"\\s*:\\s*\"([^\"\\\\]{1,100})\"");
 
     private static List<Map.Entry<String, String>> headers(List<Header> headers) {
         return headers.stream().map(h -> Map.entry(h.name(), h.value())).toList();

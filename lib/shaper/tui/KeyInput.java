@@ -14,6 +14,11 @@ import org.jline.utils.InfoCmp.Capability;
  * render loop's queue. Escape sequences are matched with a JLine key map holding both the
  * terminal's own sequences (terminfo) and the common ANSI forms; a lone Esc is told from the start
  * of a sequence by a short timeout. The thread ends when the terminal is closed.
+ *
+ * <p>It is also the only reader of the terminal's replies to queries: every control sequence and
+ * OSC/DCS string is read whole, so no reply can reach the dashboard as keys, however late it comes.
+ * The replies to the dashboard's own queries are posted as {@link Input.Background} (OSC 11) and
+ * {@link Input.QueriesAnswered} (DA1); every other one is dropped.
  */
 final class KeyInput {
     /** How long a lone Esc waits to see whether a sequence follows. */
@@ -54,12 +59,10 @@ final class KeyInput {
 
     private static Input decode(Object bound, BindingReader reader, Terminal terminal) {
         if (bound == CSI) {
-            skipControlSequence(reader);
-            return null;
+            return TerminalReplies.deviceAttributes(readControlSequence(reader)) ? new Input.QueriesAnswered() : null;
         }
         if (bound == STRING) {
-            skipString(reader);
-            return null;
+            return TerminalReplies.background(readString(reader)).<Input>map(Input.Background::new).orElse(null);
         }
         if (bound == MOUSE) {
             MouseEvent e = terminal.readMouseEvent(reader::readCharacter, reader.getLastBinding());
@@ -73,26 +76,39 @@ final class KeyInput {
         return Input.Key.of(name);
     }
 
-    /** Reads the rest of an unbound CSI sequence: parameters and intermediates up to its final byte. */
-    private static void skipControlSequence(BindingReader reader) {
+    /** Reads the rest of an unbound CSI sequence: parameters and intermediates up to and with its final byte. */
+    private static String readControlSequence(BindingReader reader) {
+        StringBuilder sb = new StringBuilder();
         for (int i = 0; i < 64; i++) {
             int c = reader.readCharacter();
-            if (c < 0 || c >= 0x40 && c <= 0x7e) {
-                return;
+            if (c < 0) {
+                break;
+            }
+            sb.append((char) c);
+            if (c >= 0x40 && c <= 0x7e) {
+                break;
             }
         }
+        return sb.toString();
     }
 
-    /** Reads the rest of an OSC or DCS string, up to BEL or ST (ESC backslash), bounded. */
-    private static void skipString(BindingReader reader) {
+    /** Reads the rest of an OSC or DCS string, up to BEL or ST (ESC backslash), bounded; returns it without the terminator. */
+    private static String readString(BindingReader reader) {
+        StringBuilder sb = new StringBuilder();
         boolean escape = false;
         for (int i = 0; i < 4096; i++) {
             int c = reader.readCharacter();
-            if (c < 0 || c == 7 || escape && c == '\\') {
-                return;
+            if (c < 0 || c == 7) {
+                break;
+            }
+            if (escape && c == '\\') {
+                sb.setLength(sb.length() - 1);
+                break;
             }
             escape = c == 27;
+            sb.append((char) c);
         }
+        return sb.toString();
     }
 
     private static Input mouse(MouseEvent e) {

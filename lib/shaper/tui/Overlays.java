@@ -13,7 +13,7 @@ final class Overlays {
     private Overlays() {
     }
 
-    static List<AttributedString> apply(List<AttributedString> rows, ViewState state, Hits hits, int width, boolean mouse) {
+    static List<AttributedString> apply(Theme theme, List<AttributedString> rows, ViewState state, Hits hits, int width, boolean mouse) {
         Overlay o = state.overlay;
         if (o == null) {
             return rows;
@@ -48,7 +48,7 @@ final class Overlays {
                         + wrapped.size() + ")" : "Esc close");
             }
         }
-        return box(rows, title, text, boxWidth, hits.contentTop(), maxRows, width);
+        return box(theme, rows, title, text, boxWidth, hits.contentTop(), maxRows, width);
     }
 
     private static List<String> help(boolean mouse, boolean chips) {
@@ -71,18 +71,18 @@ final class Overlays {
         return l;
     }
 
-    private static List<AttributedString> box(List<AttributedString> rows, String title, List<String> text, int boxWidth,
+    private static List<AttributedString> box(Theme theme, List<AttributedString> rows, String title, List<String> text, int boxWidth,
                                               int top, int maxRows, int width) {
         List<AttributedString> out = new ArrayList<>(rows);
         int inner = boxWidth - 2;
         List<AttributedString> lines = new ArrayList<>();
-        lines.add(new Line(boxWidth).add("┏ ", Theme.overlay()).add(title, Theme.overlayTitle()).add(" ", Theme.overlay())
-                .add("━".repeat(Math.max(0, inner - Line.columns(title) - 2)), Theme.overlay()).add("┓", Theme.overlay()).build());
+        lines.add(new Line(boxWidth).add("┏ ", theme.overlay()).add(title, theme.overlayTitle()).add(" ", theme.overlay())
+                .add("━".repeat(Math.max(0, inner - Line.columns(title) - 2)), theme.overlay()).add("┓", theme.overlay()).build());
         for (String s : text.subList(0, Math.min(text.size(), maxRows - 2))) {
-            lines.add(new Line(boxWidth).add("┃ ", Theme.overlay()).cell(s, inner - 2, Theme.overlay()).add(" ┃", Theme.overlay())
-                    .build(Theme.overlay()));
+            lines.add(new Line(boxWidth).add("┃ ", theme.overlay()).cell(s, inner - 2, theme.overlay()).add(" ┃", theme.overlay())
+                    .build(theme.overlay()));
         }
-        lines.add(new Line(boxWidth).add("┗" + "━".repeat(inner) + "┛", Theme.overlay()).build());
+        lines.add(new Line(boxWidth).add("┗" + "━".repeat(inner) + "┛", theme.overlay()).build());
         int left = (width - boxWidth) / 2;
         int first = top + Math.max(0, (maxRows - lines.size()) / 2);
         for (int i = 0; i < lines.size() && first + i < out.size() - 1; i++) {

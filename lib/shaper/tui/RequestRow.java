@@ -28,15 +28,19 @@ import java.util.Objects;
  * @param contentType     response content type, "" when none
  * @param responseBytes   response body bytes delivered, -1 when unknown
  * @param requestHeaders  request headers in arrival order
+ * @param upstreamHeaders request headers as sent upstream (the last attempt's), an injected
+ *                        credential's value hidden; empty when the request never went upstream
  * @param responseHeaders response headers in arrival order
  * @param requestPreview  the first bytes of the request body as text, "" when none was kept
  * @param responsePreview the first bytes of the response body as text, "" when none was kept
+ * @param model           the {@code model} the request body names, "" when none
  */
 public record RequestRow(long id, Instant arrived, String method, String url, int status, boolean limited,
                          boolean aborted, String outcome, String reason, int attempts, Duration queue, Duration ttfb,
                          Duration download, Duration total, String contentType, long responseBytes,
-                         List<Map.Entry<String, String>> requestHeaders, List<Map.Entry<String, String>> responseHeaders,
-                         String requestPreview, String responsePreview) {
+                         List<Map.Entry<String, String>> requestHeaders, List<Map.Entry<String, String>> upstreamHeaders,
+                         List<Map.Entry<String, String>> responseHeaders, String requestPreview, String responsePreview,
+                         String model) {
     public RequestRow {
         Objects.requireNonNull(arrived, "arrived");
         Objects.requireNonNull(method, "method");
@@ -47,7 +51,9 @@ public record RequestRow(long id, Instant arrived, String method, String url, in
         Objects.requireNonNull(total, "total");
         contentType = contentType == null ? "" : contentType;
         requestHeaders = List.copyOf(requestHeaders);
+        upstreamHeaders = List.copyOf(upstreamHeaders);
         responseHeaders = List.copyOf(responseHeaders);
+        model = model == null ? "" : model;
         requestPreview = requestPreview == null ? "" : requestPreview;
         responsePreview = responsePreview == null ? "" : responsePreview;
     }

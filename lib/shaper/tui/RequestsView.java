@@ -16,28 +16,29 @@ final class RequestsView {
     }
 
     static Body render(Context c) {
+        Theme theme = c.theme();
         int w = c.width();
         List<RequestRow> rows = matching(c.provider().requests(), c.state().filter());
         List<AttributedString> lines = new ArrayList<>(rows.size());
         for (RequestRow r : rows) {
-            Line l = new Line(w).add(" ", Theme.text())
-                    .cell(Format.clock(r.arrived(), c.zone()), 10, Theme.dim())
-                    .cell(r.method(), 8, Theme.text())
-                    .cell(Format.status(r.status()), 5, Theme.status(r.status()))
-                    .cellRight(Format.duration(r.total()), 9, Theme.text()).add("  ", Theme.text());
+            Line l = new Line(w).add(" ", theme.text())
+                    .cell(Format.clock(r.arrived(), c.zone()), 10, theme.dim())
+                    .cell(r.method(), 8, theme.text())
+                    .cell(Format.status(r.status()), 5, theme.status(r.status()))
+                    .cellRight(Format.duration(r.total()), 9, theme.text()).add("  ", theme.text());
             if (r.aborted()) {
-                l.cell(r.url(), Math.max(1, l.left() - 10), Theme.text()).add(" [aborted]", Theme.error());
+                l.cell(r.url(), Math.max(1, l.left() - 10), theme.text()).add(" [aborted]", theme.error());
             } else {
-                l.add(r.url(), Theme.text());
+                l.add(r.url(), theme.text());
             }
             lines.add(l.build());
         }
         if (rows.isEmpty()) {
             lines.add(new Line(w).add(c.state().filter().isEmpty() ? "  no requests yet" : "  no request matches the filter",
-                    Theme.muted()).build());
+                    theme.muted()).build());
         }
-        AttributedString header = new Line(w).add(" ", Theme.dim()).cell("Time", 10, Theme.dim()).cell("Method", 8, Theme.dim())
-                .cell("St", 5, Theme.dim()).cellRight("Duration", 9, Theme.dim()).add("  Path", Theme.dim()).build();
+        AttributedString header = new Line(w).add(" ", theme.dim()).cell("Time", 10, theme.dim()).cell("Method", 8, theme.dim())
+                .cell("St", 5, theme.dim()).cellRight("Duration", 9, theme.dim()).add("  Path", theme.dim()).build();
         return new Body(List.of(header), lines, rows.isEmpty() ? null : i -> Details.of(rows.get(i), c.zone()), "");
     }
 

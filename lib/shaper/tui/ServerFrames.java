@@ -20,7 +20,8 @@ import shaper.server.ShaperServer;
 /**
  * The one place where the dashboard meets the running proxy: it copies the snapshots of each
  * provider's assembly (limiters, breaker, counters, journal) into {@link Frame}s and keeps the dashboard's reset
- * baseline. It never touches a limiter or breaker object. Used by the render loop's thread only.
+ * baseline; breaker and cluster-link transitions seen between two frames become toasts. It never
+ * touches a limiter or breaker object. Used by the render loop's thread only.
  */
 public final class ServerFrames implements FrameSource {
     private final ShaperServer server;
@@ -31,12 +32,17 @@ public final class ServerFrames implements FrameSource {
     private final Map<String, RouteTally> tallies = new HashMap<>();
     /** Per provider, the journal ids the last reset hid from the request list. */
     private final Map<String, Set<Long>> hidden = new HashMap<>();
+    private final TransitionToasts transitions;
+    /** Per provider, the rows made from journal records last frame. */
+    private final Map<String, Map<Long, RequestRow>> rows = new HashMap<>();
 
-    public ServerFrames(ShaperServer server, ShaperConfig config, LogRing logs, Clock clock) {
+    /** @param toasts where breaker and cluster-link transitions are posted */
+    public ServerFrames(ShaperServer server, ShaperConfig config, LogRing logs, Clock clock, Toasts toasts) {
         this.server = server;
         this.config = config;
         this.logs = logs;
         this.clock = clock;
+        this.transitions = new TransitionToasts(toasts);
         config.providers().forEach(p -> tallies.put(p.name(), new RouteTally()));
     }
 
@@ -63,8 +69,11 @@ public final class ServerFrames implements FrameSource {
         LimiterSnapshot global = hasGlobal ? all.get(routes + 1) : null;
         LimiterSnapshot gate = hasGate ? all.getLast() : null;
         BreakerSnapshot breaker = p.breaker().enabled() ? assembly.breaker().snapshot() : null;
+        transitions.breaker(name, breaker);
+        transitions.link(name, assembly.cluster().map(shaper.cluster.ClusterBackend::snapshot));
         ExchangeCounters.Snapshot counters = since(baseline.get(name), assembly.publisher().counters().snapshot());
-        List<RequestRow> requests = JournalRows.recent(server, name, hidden.getOrDefault(name, Set.of()));
+        List<RequestRow> requests = JournalRows.recent(server, name, hidden.getOrDefault(name, Set.of()),
+                rows.computeIfAbsent(name, k -> new HashMap<>()));
         RouteTally tally = tallies.get(name);
         tally.absorb(requests);
         return new ProviderFrame(name, p.mountPrefix().path(), UpstreamUrl.display(p.upstream()), pool, all.subList(0, routes),
@@ -75,11 +84,11 @@ public final class ServerFrames implements FrameSource {
     public void reset() {
         for (ProviderConfig p : config.providers()) {
             baseline.put(p.name(), server.counters(p.name()).snapshot());
-            List<RequestRow> rows = JournalRows.recent(server, p.name(), Set.of());
+            List<RequestRow> all = JournalRows.recent(server, p.name(), Set.of(), new HashMap<>());
             RouteTally tally = tallies.get(p.name());
-            tally.absorb(rows);
+            tally.absorb(all);
             tally.reset();
-            hidden.put(p.name(), rows.stream().map(RequestRow::id).collect(Collectors.toUnmodifiableSet()));
+            hidden.put(p.name(), all.stream().map(RequestRow::id).collect(Collectors.toUnmodifiableSet()));
         }
         logs.clear();
     }

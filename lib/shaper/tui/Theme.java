@@ -9,37 +9,84 @@ import org.jline.utils.Colors;
 import shaper.breaker.BreakerState;
 
 /**
- * Every colour and text style of the dashboard, and nothing else: the palette of the original tool's
- * design (a dark GitHub-like scheme). Renderers ask this class for a style by meaning ("ok", "queue
- * bar at 55%") so a palette change happens here only.
+ * Every colour and text style of the dashboard, and nothing else. Renderers ask a theme for a style
+ * by meaning ("ok", "queue bar at 55%"), so a palette change happens here only. There are two
+ * palettes, both the original tool's design (GitHub-like): {@link #DARK} and {@link #LIGHT}; the
+ * dashboard picks the one that suits the terminal's background ({@link #forBackground}).
  *
  * <p>Colours go out as 24-bit RGB when the terminal says it takes them ({@code COLORTERM=truecolor}
  * or {@code 24bit}); otherwise each palette colour is mapped once, here, to its nearest of the
  * xterm 256. Left to JLine, that mapping would run for every style change of every frame (a
  * nearest-colour search over 256 entries each time), which measured as most of the dashboard's CPU.
+ * Immutable.
  */
 public final class Theme {
-    static final int BACKGROUND = 0x0D1117;
-    static final int SURFACE = 0x161B22;
-    static final int PANEL = 0x21262D;
-    static final int TEXT = 0xE6EDF3;
-    static final int TEXT_DIM = 0x8B949E;
-    static final int MUTED = 0x6E7681;
-    static final int ACCENT = 0x58A6FF;
-    static final int SELECTION = 0x388BFD;
-    static final int OK = 0x3FB950;
-    static final int WARN = 0xD29922;
-    static final int ERR = 0xF85149;
-    /** 4xx statuses and the half-open breaker. */
-    static final int ORANGE = 0xF0883E;
-    static final int SEPARATOR = 0x30363D;
-
-    private Theme() {
+    /**
+     * One palette.
+     *
+     * @param onAccent    text on the accent fill (active tab and chip)
+     * @param onSelection text on the selection fill (the cursor row)
+     * @param orange      4xx statuses and the half-open breaker
+     */
+    record Palette(int background, int surface, int panel, int text, int textDim, int muted, int accent, int selection,
+                   int onAccent, int onSelection, int ok, int warn, int err, int orange, int separator) {
+        int[] all() {
+            return new int[]{background, surface, panel, text, textDim, muted, accent, selection, onAccent, onSelection, ok, warn,
+                    err, orange, separator};
+        }
     }
 
-    private static final boolean TRUE_COLOR = trueColor(System.getenv("COLORTERM"));
-    private static final Map<Integer, Integer> INDEXED = indexed(BACKGROUND, SURFACE, PANEL, TEXT, TEXT_DIM, MUTED, ACCENT,
-            SELECTION, OK, WARN, ERR, ORANGE, SEPARATOR);
+    /** The dark palette (the reference's DESIGN colours). */
+    static final Palette DARK = new Palette(0x0D1117, 0x161B22, 0x21262D, 0xE6EDF3, 0x8B949E, 0x6E7681, 0x58A6FF, 0x388BFD,
+            0x0D1117, 0xE6EDF3, 0x3FB950, 0xD29922, 0xF85149, 0xF0883E, 0x30363D);
+    /** The light palette: accent {@code #0550AE} as the reference names it, the rest its light counterparts. */
+    static final Palette LIGHT = new Palette(0xFFFFFF, 0xF6F8FA, 0xEAEEF2, 0x1F2328, 0x59636E, 0x6E7781, 0x0550AE, 0x0969DA,
+            0xFFFFFF, 0xFFFFFF, 0x1A7F37, 0x9A6700, 0xCF222E, 0xBC4C00, 0xD0D7DE);
+
+    private final Palette p;
+    private final boolean trueColor;
+    private final Map<Integer, Integer> indexed;
+    private final boolean light;
+
+    private Theme(Palette p, boolean light, boolean trueColor) {
+        this.p = p;
+        this.light = light;
+        this.trueColor = trueColor;
+        this.indexed = trueColor ? Map.of() : indexed(p.all());
+    }
+
+    /** The dark theme, coloured as {@code COLORTERM} allows. */
+    static Theme dark() {
+        return new Theme(DARK, false, trueColor(System.getenv("COLORTERM")));
+    }
+
+    /** The light theme, coloured as {@code COLORTERM} allows. */
+    static Theme light() {
+        return new Theme(LIGHT, true, trueColor(System.getenv("COLORTERM")));
+    }
+
+    /** Before the terminal says its background: light when {@code COLORFGBG} names a light one, else dark. */
+    static Theme initial(String colorFgBg) {
+        return TerminalReplies.lightFromColorFgBg(colorFgBg).orElse(false) ? light() : dark();
+    }
+
+    /** The theme for a terminal whose background is {@code rgb}: light above mid luminance, dark otherwise. */
+    static Theme forBackground(int rgb) {
+        return isLight(rgb) ? light() : dark();
+    }
+
+    /** Whether this is the light theme. */
+    boolean isLight() {
+        return light;
+    }
+
+    /** Relative luminance (sRGB weights, ITU-R BT.709) above one half. */
+    static boolean isLight(int rgb) {
+        double r = ((rgb >> 16) & 0xff) / 255.0;
+        double g = ((rgb >> 8) & 0xff) / 255.0;
+        double b = (rgb & 0xff) / 255.0;
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5;
+    }
 
     static boolean trueColor(String colorterm) {
         return "truecolor".equalsIgnoreCase(colorterm) || "24bit".equalsIgnoreCase(colorterm);
@@ -53,142 +100,153 @@ public final class Theme {
         return Map.copyOf(m);
     }
 
-    private static AttributedStyle fg(int rgb) {
-        return TRUE_COLOR ? AttributedStyle.DEFAULT.foregroundRgb(rgb) : AttributedStyle.DEFAULT.foreground(INDEXED.get(rgb));
+    private AttributedStyle fg(int rgb) {
+        return trueColor ? AttributedStyle.DEFAULT.foregroundRgb(rgb) : AttributedStyle.DEFAULT.foreground(indexed.get(rgb));
     }
 
-    private static AttributedStyle on(AttributedStyle s, int rgb) {
-        return TRUE_COLOR ? s.backgroundRgb(rgb) : s.background(INDEXED.get(rgb));
+    private AttributedStyle on(AttributedStyle s, int rgb) {
+        return trueColor ? s.backgroundRgb(rgb) : s.background(indexed.get(rgb));
     }
 
-    public static AttributedStyle text() {
-        return fg(TEXT);
+    public AttributedStyle text() {
+        return fg(p.text());
     }
 
-    public static AttributedStyle dim() {
-        return fg(TEXT_DIM);
+    public AttributedStyle dim() {
+        return fg(p.textDim());
     }
 
-    public static AttributedStyle muted() {
-        return fg(MUTED);
+    public AttributedStyle muted() {
+        return fg(p.muted());
     }
 
-    public static AttributedStyle accent() {
-        return fg(ACCENT);
+    public AttributedStyle accent() {
+        return fg(p.accent());
     }
 
-    public static AttributedStyle title() {
-        return fg(TEXT).bold();
+    public AttributedStyle title() {
+        return fg(p.text()).bold();
     }
 
-    public static AttributedStyle ok() {
-        return fg(OK);
+    public AttributedStyle ok() {
+        return fg(p.ok());
     }
 
-    public static AttributedStyle warn() {
-        return fg(WARN);
+    public AttributedStyle warn() {
+        return fg(p.warn());
     }
 
-    public static AttributedStyle error() {
-        return fg(ERR);
+    public AttributedStyle error() {
+        return fg(p.err());
     }
 
-    public static AttributedStyle separator() {
-        return fg(SEPARATOR);
+    public AttributedStyle separator() {
+        return fg(p.separator());
     }
 
     /** The header row's background. */
-    public static AttributedStyle header() {
-        return on(fg(TEXT), SURFACE);
+    public AttributedStyle header() {
+        return on(fg(p.text()), p.surface());
     }
 
     /** The active tab and the active provider chip share one fill. */
-    public static AttributedStyle activeFill() {
-        return on(fg(BACKGROUND), ACCENT).bold();
+    public AttributedStyle activeFill() {
+        return on(fg(p.onAccent()), p.accent()).bold();
     }
 
     /** An inactive tab or chip. */
-    public static AttributedStyle inactiveFill() {
-        return on(fg(TEXT_DIM), PANEL);
+    public AttributedStyle inactiveFill() {
+        return on(fg(p.textDim()), p.panel());
     }
 
     /** The cursor row of a list. */
-    public static AttributedStyle selection() {
-        return on(fg(TEXT), SELECTION);
+    public AttributedStyle selection() {
+        return on(fg(p.onSelection()), p.selection());
     }
 
     /** Overlays (help, detail, confirmation) sit on the panel colour. */
-    public static AttributedStyle overlay() {
-        return on(fg(TEXT), PANEL);
+    public AttributedStyle overlay() {
+        return on(fg(p.text()), p.panel());
     }
 
-    public static AttributedStyle overlayTitle() {
-        return on(fg(ACCENT), PANEL).bold();
+    public AttributedStyle overlayTitle() {
+        return on(fg(p.accent()), p.panel()).bold();
     }
 
-    public static AttributedStyle scrollTrack() {
-        return fg(SEPARATOR);
+    /** A toast: its kind's colour on the panel. */
+    public AttributedStyle toast(Toasts.Kind kind) {
+        int colour = switch (kind) {
+            case OK -> p.ok();
+            case INFO -> p.accent();
+            case WARN -> p.orange();
+            case ERROR -> p.err();
+        };
+        return on(fg(colour), p.panel()).bold();
     }
 
-    public static AttributedStyle scrollThumb() {
-        return fg(TEXT_DIM);
+    public AttributedStyle scrollTrack() {
+        return fg(p.separator());
+    }
+
+    public AttributedStyle scrollThumb() {
+        return fg(p.textDim());
     }
 
     /** A status code by class: 2xx green, 3xx accent, 4xx orange, 5xx red, none muted. */
-    public static AttributedStyle status(int status) {
+    public AttributedStyle status(int status) {
         if (status >= 500) {
-            return fg(ERR);
+            return fg(p.err());
         }
         if (status >= 400) {
-            return fg(ORANGE);
+            return fg(p.orange());
         }
         if (status >= 300) {
-            return fg(ACCENT);
+            return fg(p.accent());
         }
         if (status >= 200) {
-            return fg(OK);
+            return fg(p.ok());
         }
-        return fg(MUTED);
+        return fg(p.muted());
     }
 
     /** Concurrency gauges: green up to 59 %, amber 60-89 %, red from 90 %. */
-    public static AttributedStyle gauge(double fraction) {
+    public AttributedStyle gauge(double fraction) {
         if (fraction >= 0.90) {
-            return fg(ERR);
+            return fg(p.err());
         }
-        return fraction >= 0.60 ? fg(WARN) : fg(OK);
+        return fraction >= 0.60 ? fg(p.warn()) : fg(p.ok());
     }
 
     /** Queue bars: green when empty, amber below half, orange below 90 %, red from 90 % of capacity. */
-    public static AttributedStyle queue(double fraction) {
+    public AttributedStyle queue(double fraction) {
         if (fraction <= 0) {
-            return fg(OK);
+            return fg(p.ok());
         }
         if (fraction < 0.50) {
-            return fg(WARN);
+            return fg(p.warn());
         }
-        return fraction < 0.90 ? fg(ORANGE) : fg(ERR);
+        return fraction < 0.90 ? fg(p.orange()) : fg(p.err());
     }
 
     /** Breaker states: closed green, half-open orange, open red. */
-    public static AttributedStyle breaker(BreakerState state) {
+    public AttributedStyle breaker(BreakerState state) {
         return switch (state) {
-            case OPEN -> fg(ERR);
-            case HALF_OPEN -> fg(ORANGE);
-            case CLOSED -> fg(OK);
+            case OPEN -> fg(p.err());
+            case HALF_OPEN -> fg(p.orange());
+            case CLOSED -> fg(p.ok());
         };
     }
 
     /** Waterfall segments of the Network tab. */
-    public static AttributedStyle waterfallQueue() {
-        return fg(MUTED);
+    public AttributedStyle waterfallQueue() {
+        return fg(p.muted());
     }
 
-    public static AttributedStyle waterfallWait() {
-        return fg(WARN);
+    public AttributedStyle waterfallWait() {
+        return fg(p.warn());
     }
 
-    public static AttributedStyle waterfallDownload() {
-        return fg(ACCENT);
+    public AttributedStyle waterfallDownload() {
+        return fg(p.accent());
     }
 }

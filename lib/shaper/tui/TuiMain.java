@@ -26,13 +26,30 @@ public final class TuiMain {
     private TuiMain() {
     }
 
+    /** Starts the proxy under the dashboard. */
+    @FunctionalInterface
+    public interface Starter {
+        /**
+         * @param out    stdout while the dashboard runs (the Logs tab)
+         * @param err    stderr while the dashboard runs (the Logs tab)
+         * @param toasts the dashboard's toast stack: {@link Toasts#post} from any thread (reload results)
+         * @return the started proxy, or null after printing why it cannot start
+         */
+        ShaperServer start(PrintStream out, PrintStream err, Toasts toasts);
+    }
+
+    /** {@link #run(ShaperConfig, PrintStream, Starter, String)} for a starter that posts no toasts. */
+    public static int run(ShaperConfig config, PrintStream err, BiFunction<PrintStream, PrintStream, ShaperServer> starter,
+                          String program) {
+        return run(config, err, (Starter) (out, e, toasts) -> starter.apply(out, e), program);
+    }
+
     /**
      * @param starter starts the proxy with the given stdout and stderr, or prints why it cannot (on
      *                the stream it was built with) and returns null
      * @param err     the real stderr, for messages that must outlive the dashboard
      */
-    public static int run(ShaperConfig config, PrintStream err, BiFunction<PrintStream, PrintStream, ShaperServer> starter,
-                          String program) {
+    public static int run(ShaperConfig config, PrintStream err, Starter starter, String program) {
         TuiTerminal terminal;
         try {
             terminal = TuiTerminal.open();
@@ -54,15 +71,16 @@ public final class TuiMain {
             root.removeHandler(h);
         }
         root.addHandler(julToRing);
-        ShaperServer server = starter.apply(captured, err);
+        Toasts toasts = new Toasts(Clock.systemUTC());
+        ShaperServer server = starter.start(captured, err, toasts);
         if (server == null) {
             System.setOut(realOut);
             System.setErr(realErr);
             terminal.close();
             return 1;
         }
-        Dashboard dashboard = new Dashboard(terminal, new ServerFrames(server, config, ring, Clock.systemUTC()), Clock.systemUTC(),
-                ProxyStop.of(server, config.server().shutdownGrace()));
+        Dashboard dashboard = new Dashboard(terminal, new ServerFrames(server, config, ring, Clock.systemUTC(), toasts),
+                Clock.systemUTC(), ProxyStop.of(server, config.server().shutdownGrace()), toasts);
         try {
             // SIGTERM stops as q does: gracefully, with the screen showing the drain
             Signals.handle("TERM", dashboard::quit);

@@ -75,6 +75,17 @@ final class TuiTerminal implements AutoCloseable {
         active = true;
     }
 
+    /**
+     * Writes {@code queries} (escape sequences asking the terminal something). Only the key reader
+     * reads the replies ({@link KeyInput}); this method never waits for them.
+     */
+    synchronized void ask(String queries) {
+        if (active) {
+            terminal.writer().write(queries);
+            terminal.flush();
+        }
+    }
+
     /** Whether the terminal reports mouse events. */
     boolean mouse() {
         return mouse;

@@ -15,7 +15,12 @@
  *
  * <p>Terminal states: opened (nothing changed; fails when stdout is not a TTY) → entered (raw mode,
  * alternate screen, hidden cursor, mouse) → restored (all of it undone; idempotent, also run from
- * the shutdown hook on SIGTERM). A terminal below 50×14 shows a one-line notice instead of the
+ * the shutdown hook on SIGTERM). A terminal below 40×12 shows a one-line notice instead of the
  * dashboard.
+ *
+ * <p>Themes: {@link shaper.tui.Theme} holds a dark and a light palette; the render loop picks one
+ * from the terminal's answer to a background colour query, which only the key reader reads.
+ * Toasts: {@link shaper.tui.Toasts#post} from any thread; breaker and cluster-link transitions seen
+ * between two frames are posted by {@link shaper.tui.ServerFrames}.
  */
 package shaper.tui;

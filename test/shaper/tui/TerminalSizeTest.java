@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import shaper.testing.ScriptedUpstream;
 
 /**
- * The help overlay and resizing: 120×40, a narrow 80×24, a tiny 40×12 that only gets a notice, and
- * back; Ctrl+C leaves a clean shell with exit code 0.
+ * The help overlay and resizing: 120×40, a narrow 80×24, a tiny 40×12 that still gets the whole
+ * dashboard (shorter tab labels, the header's load kept), and back; Ctrl+C leaves a clean shell with
+ * exit code 0.
  */
 class TerminalSizeTest {
     private static final Duration SHOWN = Duration.ofSeconds(15);
@@ -37,10 +38,18 @@ class TerminalSizeTest {
             assertTrue(narrow.contains("6 Routes") && narrow.contains("Concurrency"), narrow);
 
             tmux.resize(40, 12);
-            String tiny = tmux.await("the too-small notice", SHOWN, s -> s.contains("Terminal too small (40x12)"));
-            List<String> rows = TmuxSession.rows(tiny).stream().filter(r -> !r.isBlank()).toList();
-            assertTrue(rows.size() == 1, "only the one-line notice at 40x12:\n" + tiny);
-            assertFalse(tiny.contains("Exception"), tiny);
+            String tiny = tmux.await("the dashboard at 40x12", SHOWN, s -> TmuxSession.rows(s).size() == 12
+                    && TmuxSession.lastRow(s).contains("q quit") && s.contains("Throughput (10s)"));
+            List<String> rows = TmuxSession.rows(tiny);
+            assertTrue(rows.getFirst().contains("⚡ shaper") && rows.getFirst().contains("active 0/4"), "the header keeps the load:\n" + tiny);
+            assertTrue(rows.get(1).contains("1 Dash") && rows.get(1).strip().endsWith(" 6"), "every tab reachable:\n" + tiny);
+            for (String row : rows) {
+                assertTrue(row.codePointCount(0, row.length()) <= 40, "a row wider than the terminal: " + row);
+            }
+            assertFalse(tiny.contains("Terminal too small") || tiny.contains("Exception"), tiny);
+            tmux.keys("5");
+            tmux.await("another tab at 40x12", SHOWN, s -> s.contains("━━ Concurrency") && s.contains("default pool"));
+            tmux.keys("1");
 
             tmux.resize(120, 40);
             tmux.await("the dashboard back at 120x40", SHOWN, s -> TmuxSession.rows(s).size() == 40

@@ -25,7 +25,7 @@ import shaper.ProjectRoot;
  */
 public final class TmuxSession implements AutoCloseable {
     /** Covers a first compile of Shaper.java on a busy machine. */
-    public static final Duration START_BOUND = Duration.ofSeconds(180);
+    public static final Duration START_BOUND = Duration.ofSeconds(300);
     /** What the shell prints as its prompt. */
     public static final String PROMPT = "tui-test$ ";
 
@@ -46,6 +46,14 @@ public final class TmuxSession implements AutoCloseable {
 
     /** A {@code width}×{@code height} session running a plain shell in the repository root. */
     public static TmuxSession start(int width, int height) throws IOException, InterruptedException {
+        return start(width, height, null);
+    }
+
+    /**
+     * Like {@link #start(int, int)}, with tmux's {@code window-style} set (e.g. {@code bg=#ffffff}): tmux
+     * then answers a program's background colour query (OSC 11) with that colour, as a terminal does.
+     */
+    public static TmuxSession start(int width, int height, String windowStyle) throws IOException, InterruptedException {
         assumeTmux();
         String socket = "shaper-tui-test-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
         Path root = ProjectRoot.find();
@@ -53,6 +61,9 @@ public final class TmuxSession implements AutoCloseable {
                 String.valueOf(height), "-c", root.toString(),
                 "env PS1='" + PROMPT + "' TERM=tmux-256color bash --norc --noprofile"));
         run(List.of("tmux", "-L", socket, "set-option", "-g", "window-size", "manual"));
+        if (windowStyle != null) {
+            run(List.of("tmux", "-L", socket, "set-option", "-g", "window-style", windowStyle));
+        }
         long pid = Long.parseLong(run(List.of("tmux", "-L", socket, "display-message", "-p", "#{pane_pid}")).trim());
         TmuxSession s = new TmuxSession(socket, pid);
         try {
@@ -80,6 +91,11 @@ public final class TmuxSession implements AutoCloseable {
     /** The visible screen as text, one line per row. */
     public String screen() throws IOException, InterruptedException {
         return run(List.of("tmux", "-L", socket, "capture-pane", "-p"));
+    }
+
+    /** The visible screen with its colours and attributes as SGR escape sequences ({@code capture-pane -p -e}). */
+    String screenWithStyles() throws IOException, InterruptedException {
+        return run(List.of("tmux", "-L", socket, "capture-pane", "-p", "-e"));
     }
 
     /** Resizes the window (the program gets SIGWINCH). */

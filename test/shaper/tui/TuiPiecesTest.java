@@ -1,0 +1,73 @@
+package shaper.tui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import shaper.breaker.BreakerSnapshot;
+import shaper.breaker.BreakerState;
+import shaper.cluster.LinkSnapshot;
+import shaper.cluster.RedisFallback;
+
+/** The dashboard's pure pieces: transition toasts, Network names, removed headers, log lines per provider. */
+class TuiPiecesTest {
+    private static final Instant NOW = Instant.parse("2026-12-01T08:00:00Z");
+
+    @Test
+    void transitionsBetweenFramesBecomeToasts() {
+        Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
+        TransitionToasts t = new TransitionToasts(toasts);
+        t.breaker("alpha", breaker(BreakerState.CLOSED));
+        t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", true, 0, RedisFallback.LOCAL)));
+        assertTrue(toasts.showing(NOW).isEmpty(), "the first sight posts nothing");
+        t.breaker("alpha", breaker(BreakerState.OPEN));
+        t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", false, 1, RedisFallback.LOCAL)));
+        t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", false, 0, RedisFallback.CLOSED)));
+        t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", true, 2, RedisFallback.CLOSED)));
+        List<Toasts.Toast> shown = toasts.showing(NOW);
+        assertEquals(List.of(Toasts.Kind.ERROR, Toasts.Kind.WARN, Toasts.Kind.OK), shown.stream().map(Toasts.Toast::kind).toList());
+        assertTrue(shown.get(0).text().startsWith("alpha: circuit breaker open"), shown.toString());
+        assertEquals("alpha: redis unreachable, fallback to local limits", shown.get(1).text());
+        assertEquals("beta: redis reachable again, cluster-wide limits", shown.get(2).text());
+    }
+
+    @Test
+    void networkNamesTellPathsAndModelsApart() {
+        List<RequestRow> rows = List.of(row("/v1/messages", "claude-a"), row("/v1/messages", "claude-b"),
+                row("/a/x/items", ""), row("/b/x/items", ""), row("/v1/models", ""));
+        assertEquals(List.of("messages · claude-a", "messages · claude-b", "a/x/items", "b/x/items", "models"), RowNames.of(rows));
+    }
+
+    @Test
+    void removedHeadersAreTheClientsThatDidNotGoUpstream() {
+        List<Map.Entry<String, String>> client = List.of(Map.entry("Host", "h"), Map.entry("Authorization", "Bearer c"),
+                Map.entry("X-Keep", "1"), Map.entry("Connection", "x-drop"), Map.entry("X-Drop", "2"));
+        List<Map.Entry<String, String>> upstream = List.of(Map.entry("x-keep", "1"), Map.entry("X-Api-Key", "(set by the proxy; value hidden)"));
+        assertEquals(List.of("Authorization", "Connection", "X-Drop"), Details.removed(client, upstream));
+    }
+
+    @Test
+    void logLinesNameTheirProvider() {
+        assertEquals(Optional.of("alpha"), LogsView.provider("2026-12-01T08:00:00Z exchange provider=alpha method=GET"));
+        assertEquals(Optional.of("beta"), LogsView.provider("provider=beta upstream auth x-api-key"));
+        assertEquals(Optional.empty(), LogsView.provider("shaper listening on 127.0.0.1:8080"));
+    }
+
+    private static BreakerSnapshot breaker(BreakerState s) {
+        return new BreakerSnapshot(s, 1, 1, Duration.ofSeconds(30), true, Duration.ZERO, Duration.ZERO);
+    }
+
+    private static RequestRow row(String path, String model) {
+        return new RequestRow(1, NOW, "POST", path, 200, true, false, "clean", "completed", 1, Duration.ZERO, Duration.ZERO,
+                Duration.ZERO, Duration.ZERO, "application/json", 0, List.of(), List.of(), List.of(), "", "", model);
+    }
+}
