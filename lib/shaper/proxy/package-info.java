@@ -14,7 +14,7 @@
  * ({@link shaper.proxy.StreamCopy}), the per-call bound and the watch for a client that leaves
  * while the upstream works ({@link shaper.proxy.watch.CallWatch}), the reach into Helidon internals
  * ({@link shaper.proxy.HelidonInternals}), upstream pools ({@link shaper.proxy.Upstream},
- * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling ({@link shaper.proxy.UpgradeTunnel}).
+ * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling (package {@code shaper.proxy.upgrade}).
  *
  * <p>Exchange outcome: clean only when the whole response reached the client; a failure on
  * either side after the response is committed aborts the client connection and the upstream

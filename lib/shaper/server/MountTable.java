@@ -20,7 +20,7 @@ import shaper.observe.ExchangeTrace;
 import shaper.observe.Journal;
 import shaper.observe.Outcome;
 import shaper.proxy.ProxyHandler;
-import shaper.proxy.UpgradeTunnel;
+import shaper.proxy.upgrade.UpgradeTunnel;
 
 /**
  * The listener's dispatch, the one function production and tests share:

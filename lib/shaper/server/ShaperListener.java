@@ -14,7 +14,7 @@ import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import shaper.config.ServerConfig;
 import shaper.observe.ExchangeLog;
-import shaper.proxy.UpgradeTunnel;
+import shaper.proxy.upgrade.UpgradeTunnel;
 import shaper.proxy.watch.ClientConnection;
 
 /**
