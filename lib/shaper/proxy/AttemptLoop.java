@@ -3,10 +3,8 @@ package shaper.proxy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
@@ -14,7 +12,6 @@ import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerRequest;
 import shaper.breaker.Admission;
 import shaper.codec.ContentCodings;
-import shaper.config.UpstreamUrl;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.RetryLines;
 import shaper.retry.FailureClass;
@@ -173,7 +170,7 @@ final class AttemptLoop {
         ResponseRelay.Plan plan = ResponseRelay.Plan.asIs(in);
         RetryDecision verdict = null;
         try {
-            if (replayable && code >= 200 && code < 300 && f.config().inspectSse() && isEventStream(in) && BodyPeek.decodable(encoding)) {
+            if (replayable && code >= 200 && code < 300 && f.config().inspectSse() && BodyPeek.isEventStream(in) && BodyPeek.decodable(encoding)) {
                 InputStream decoded = BodyPeek.decode(in.inputStream(), encoding);
                 boolean wasDecoded = encoding != null && !encoding.isBlank() && !encoding.equalsIgnoreCase("identity");
                 InspectorVerdict inspected = BodyPeek.inspect(decoded);
@@ -206,7 +203,7 @@ final class AttemptLoop {
                     }
                 }
                 report();
-                drain(in);
+                BodyPeek.drain(in, Forwarder.DRAIN_LIMIT);
                 return backoff(retry.retry());
             }
             case ResponseDecision.Accept accept -> {
@@ -218,7 +215,7 @@ final class AttemptLoop {
             }
         }
         if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION) && sink.state() instanceof ClientSink.NotCommitted) {
-            Optional<String> location = redirect(in);
+            Optional<String> location = call.redirect(in, f.upstreams());
             if (location.isEmpty()) {
                 f.breaker().recordNeutral(admission);
                 result = sink.fail(result, LocalFailure.BAD_REDIRECT);
@@ -234,7 +231,7 @@ final class AttemptLoop {
         ResponseRelay.Plan plan = UsageTap.tap(answer, in, trace);
         try {
             result = converted != null
-                    ? stage.relay(in, sink, method, rawPath, plan, converted, calledUrl(), result)
+                    ? stage.relay(in, sink, method, rawPath, plan, converted, call.displayUrl(), result)
                     : ResponseRelay.relay(in, sink, method, trace, plan, result);
         } catch (RelayBroke broke) {
             result = broken(broke);
@@ -308,42 +305,5 @@ final class AttemptLoop {
     private String retryAfterSeconds() {
         Duration d = result.retryAfter().isPositive() ? result.retryAfter() : f.config().minDelay();
         return Long.toString(Math.max(1, (d.toMillis() + 999) / 1000));
-    }
-
-    /** The upstream URL this exchange called, for a log line (credentials and query hidden). */
-    private String calledUrl() {
-        Upstream up = call.upstream();
-        String path = converted == null ? rawPath : converted.prepared().upstreamPath();
-        return UpstreamUrl.display(URI.create(up.base().getScheme() + "://" + up.base().getRawAuthority()
-                + UpstreamUris.pathAndQuery(up.base(), path, null)));
-    }
-
-    private Optional<String> redirect(HttpClientResponse in) {
-        Upstream up = call.upstream();
-        URI requested = URI.create(up.base().getScheme() + "://" + up.base().getRawAuthority()
-                + UpstreamUris.pathAndQuery(up.base(), rawPath, req.prologue().query().rawValue()));
-        String location = in.headers().first(HeaderNames.LOCATION).orElse("");
-        return Redirects.rewrite(location, requested, up.base(), p -> f.upstreams().forPath(p) == up)
-                .map(proxyPath -> f.upstreams().mountPrefix() + proxyPath);
-    }
-
-    private static boolean isEventStream(HttpClientResponse in) {
-        return in.headers().first(HeaderNames.CONTENT_TYPE)
-                .map(t -> t.toLowerCase(Locale.ROOT).startsWith("text/event-stream")).orElse(false);
-    }
-
-    /** Reads a little of a discarded body so its connection can be reused; closing drops it otherwise. */
-    private static void drain(HttpClientResponse in) {
-        try {
-            InputStream rest = in.inputStream();
-            byte[] buf = new byte[1024];
-            int total = 0;
-            int n;
-            while (total < Forwarder.DRAIN_LIMIT && (n = rest.read(buf)) >= 0) {
-                total += n;
-            }
-        } catch (IOException | RuntimeException e) {
-            // discarded anyway
-        }
     }
 }

@@ -85,4 +85,25 @@ final class BodyPeek {
             }
         }
     }
+
+    /** Whether the answer is an event stream. */
+    static boolean isEventStream(io.helidon.webclient.api.HttpClientResponse in) {
+        return in.headers().first(io.helidon.http.HeaderNames.CONTENT_TYPE)
+                .map(t -> t.toLowerCase(Locale.ROOT).startsWith("text/event-stream")).orElse(false);
+    }
+
+    /** Reads up to {@code limit} bytes of a discarded body so its connection can be reused; closing drops it otherwise. */
+    static void drain(io.helidon.webclient.api.HttpClientResponse in, int limit) {
+        try {
+            InputStream rest = in.inputStream();
+            byte[] buf = new byte[1024];
+            int total = 0;
+            int n;
+            while (total < limit && (n = rest.read(buf)) >= 0) {
+                total += n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // discarded anyway
+        }
+    }
 }

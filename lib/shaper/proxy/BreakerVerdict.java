@@ -31,7 +31,7 @@ public sealed interface BreakerVerdict {
      * @param retryAfter the upstream's Retry-After, zero when none
      * @param clientLeft the client left before the call could be judged
      */
-    static BreakerVerdict of(boolean delivered, FailureClass failure, Duration retryAfter, boolean clientLeft) {
+    public static BreakerVerdict of(boolean delivered, FailureClass failure, Duration retryAfter, boolean clientLeft) {
         if (delivered && failure.isSuccess()) {
             return new Success();
         }

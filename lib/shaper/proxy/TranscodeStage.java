@@ -3,10 +3,8 @@ package shaper.proxy;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import io.helidon.http.HeaderNames;
@@ -19,7 +17,6 @@ import shaper.codec.ContentCodings;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
 import shaper.retry.FailureClass;
-import shaper.transcode.EventSink;
 import shaper.transcode.Prepared;
 import shaper.transcode.Provenance;
 import shaper.transcode.StreamConversion;
@@ -275,57 +272,5 @@ final class TranscodeStage {
             case LOCAL_REQUEST_CONVERSION_ERROR, LOCAL_RESPONSE_CONVERSION_ERROR, LOCAL_STREAM_VALIDATION_ERROR ->
                     shaper.observe.Provenance.LOCAL_CONVERSION;
         };
-    }
-
-    /**
-     * The client's event stream: committed with the first event (so a failure before any event can
-     * still be an HTTP status), flushed per upstream read, a write failure meaning the client left.
-     */
-    private static final class ClientEvents implements EventSink {
-        private final ServerResponse res;
-        private OutputStream out;
-
-        ClientEvents(ClientSink sink) {
-            this.res = sink.response();
-            this.out = sink.stream() == null ? null : sink.stream().sink();
-        }
-
-        @Override
-        public void event(String name, String json) {
-            if (out == null) {
-                res.status(Status.OK_200).header(HeaderValues.create("Content-Type", "text/event-stream"))
-                        .header(HeaderValues.create("Cache-Control", "no-cache"));
-                out = res.outputStream();
-            }
-            try {
-                out.write(("event: " + name + "\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
-            } catch (IOException | RuntimeException e) {
-                throw new StreamCopy.SinkFailed(e);
-            }
-        }
-
-        @Override
-        public void flush() {
-            if (out == null) {
-                return;
-            }
-            try {
-                out.flush();
-            } catch (IOException | RuntimeException e) {
-                throw new StreamCopy.SinkFailed(e);
-            }
-        }
-
-        void close() {
-            if (out == null) {
-                res.status(Status.OK_200).header(HeaderValues.create("Content-Type", "text/event-stream")).send();
-                return;
-            }
-            try {
-                out.close();
-            } catch (IOException | RuntimeException e) {
-                throw new StreamCopy.SinkFailed(e);
-            }
-        }
     }
 }

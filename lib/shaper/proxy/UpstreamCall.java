@@ -53,6 +53,24 @@ final class UpstreamCall {
         return sent;
     }
 
+    /** The URL this call goes to, for a log line (credentials and query hidden). */
+    String displayUrl() {
+        return shaper.config.UpstreamUrl.display(java.net.URI.create(upstream.base().getScheme() + "://"
+                + upstream.base().getRawAuthority() + UpstreamUris.pathAndQuery(upstream.base(), rawPath, null)));
+    }
+
+    /**
+     * The upstream's {@code Location} as a path on this proxy (mount prefix in front), or empty when
+     * it points outside what the provider's upstreams serve.
+     */
+    java.util.Optional<String> redirect(HttpClientResponse in, Upstreams upstreams) {
+        java.net.URI requested = java.net.URI.create(upstream.base().getScheme() + "://" + upstream.base().getRawAuthority()
+                + UpstreamUris.pathAndQuery(upstream.base(), rawPath, rawQuery));
+        String location = in.headers().first(HeaderNames.LOCATION).orElse("");
+        return Redirects.rewrite(location, requested, upstream.base(), p -> upstreams.forPath(p) == upstream)
+                .map(proxyPath -> upstreams.mountPrefix() + proxyPath);
+    }
+
     /**
      * Sends the request. A body that fails midway (the client left, or the upstream stopped
      * reading) closes the upstream connection before the failure propagates: Helidon would

@@ -238,17 +238,7 @@ public final class ShaperServer {
         }
         try {
             providers.forEach(p -> p.admission().drain());
-            Thread stopper = Thread.ofPlatform().name("shaper-stop").start(this::stopListener);
-            long deadline = System.nanoTime() + grace.toNanos();
-            awaitQuietly(stopper, deadline);
-            if (stopper.isAlive()) {
-                services.stop().begin(); // what breaks from now on is the proxy's own cut
-            }
-            while (stopper.isAlive()) {
-                // past the grace: Helidon interrupts the handlers still running when its wait is interrupted
-                stopper.interrupt();
-                joinQuietly(stopper, Duration.ofMillis(50));
-            }
+            ListenerStop.stop(server, grace, cutNow, services.stop());
             if (cutNow.getCount() == 0 && grace.isPositive()) {
                 Thread.currentThread().interrupt(); // keep the caller's interrupt
             }
@@ -263,35 +253,6 @@ public final class ShaperServer {
     /** Ends a graceful stop's wait now (a second SIGINT, or {@code q} pressed again). */
     public void cutNow() {
         cutNow.countDown();
-    }
-
-    private void stopListener() {
-        while (server.isRunning()) {
-            try {
-                server.stop();
-            } catch (IllegalStateException interruptedBeforeStopping) {
-                Thread.interrupted(); // the cut came before Helidon began: stop again, now without waiting
-            }
-        }
-    }
-
-    private void awaitQuietly(Thread stopper, long deadline) {
-        while (stopper.isAlive() && cutNow.getCount() > 0) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return;
-            }
-            joinQuietly(stopper, Duration.ofNanos(Math.min(left, Duration.ofMillis(50).toNanos())));
-        }
-    }
-
-    /** An interrupt of the stopping thread counts as a request to cut now. */
-    private void joinQuietly(Thread t, Duration d) {
-        try {
-            t.join(d);
-        } catch (InterruptedException e) {
-            cutNow();
-        }
     }
 
     public void awaitStop() {

@@ -26,6 +26,7 @@ import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangePublisher;
 import shaper.observe.Outcome;
+import shaper.proxy.BreakerVerdict;
 import shaper.proxy.HeaderPolicy;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.LocalFailure;
@@ -160,7 +161,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
 
     private static ServerConnection splice(ConnectionContext ctx, HandshakeExchange h, Admission admission, UpstreamSocket socket,
                                            ResponseHead head) {
-        h.target.breaker().recordSuccess(admission);
+        BreakerVerdict.of(true, FailureClass.SUCCESS, Duration.ZERO, false).report(h.target.breaker(), admission);
         h.end(101, Outcome.CLEAN, EndReason.UPGRADED, head);
         try {
             socket.untimed();
@@ -179,11 +180,9 @@ public final class UpgradeTunnel implements Http1Upgrader {
                                                  UpstreamSocket socket, ResponseHead head, long deadline) {
         FailureClass failure = UpstreamFailures.classify(head.status(), head, Instant.now());
         return TunnelSplice.refusedBody(ctx.dataWriter(), socket, head.contentLength(), deadline, complete -> {
-            if (!complete || failure.isUpstreamFailure()) {
-                h.target.breaker().recordFailure(admission, Duration.ZERO);
-            } else {
-                h.target.breaker().recordSuccess(admission);
-            }
+            // the verdict plain requests get: a body cut short is an upstream failure, a bare 4xx says nothing
+            BreakerVerdict.of(complete, complete ? failure : FailureClass.TRANSPORT_ERROR, Duration.ZERO, false)
+                    .report(h.target.breaker(), admission);
             h.end(head.status(), complete ? Outcome.CLEAN : Outcome.ABORTED,
                     complete ? EndReason.COMPLETED : EndReason.UPSTREAM_BROKE_OFF, head);
         });
