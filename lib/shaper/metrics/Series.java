@@ -9,7 +9,7 @@ import java.util.List;
  */
 public enum Series {
     ACTIVE("shaper_active", Type.GAUGE, List.of(), "Exchanges admitted and not finished (limited and passthrough)"),
-    QUEUED("shaper_queued", Type.GAUGE, List.of(), "Requests waiting for a route, default-pool, global or large-request slot"),
+    QUEUED("shaper_queued", Type.GAUGE, List.of(), "Requests waiting on this instance for a route, default-pool, global or large-request slot"),
     OLDEST_QUEUED("shaper_oldest_queued_seconds", Type.GAUGE, List.of(),
             "Age of the oldest limited request waiting on either limiter; 0 when none waits"),
     RETRIES_IN_FLIGHT("shaper_retries_in_flight", Type.GAUGE, List.of(), "Exchanges on a second or later attempt or in a retry backoff"),
@@ -35,6 +35,8 @@ public enum Series {
             "1 while the provider's limits are shared through Redis, 0 while its fallback is in force; absent when its limiters are in-process"),
     LIMITER_BACKEND_TRANSITIONS("shaper_limiter_backend_transitions_total", Type.COUNTER, List.of(),
             "Times the provider's Redis link went down or came back; absent when its limiters are in-process"),
+    CLUSTER_QUEUED("shaper_cluster_queued", Type.GAUGE, List.of(),
+            "Requests of every instance waiting in the provider's Redis queues; absent when in-process or while Redis is unreachable"),
     BUILD_INFO("shaper_build_info", Type.GAUGE, List.of("version"), "Always 1; the version label names the running build");
 
     /** The exposition type of a family. */

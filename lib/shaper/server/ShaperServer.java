@@ -163,7 +163,8 @@ public final class ShaperServer {
                     breaker, upstreams, publisher, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls, transcoding);
             mounts.add(new Mount(p, limiters, upstreams, breaker, publisher, rewrite, handler));
         }
-        MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers()), log);
+        MountTable table = new MountTable(mounts, keys, new HealthHandler(config.providers(),
+                name -> Optional.ofNullable(backends.get(name)).map(b -> b.snapshot().health())), log);
 
         Http1Config http1 = Http1Config.builder()
                 .sendKeepAliveHeader(false)
@@ -199,7 +200,7 @@ public final class ShaperServer {
             BindAddress metricsBind = config.server().metricsBind().get();
             try {
                 closeables.addFirst(metricsHook.start(metricsBind, mounts,
-                        name -> Optional.ofNullable(backends.get(name)).map(ClusterBackend::snapshot)));
+                        name -> Optional.ofNullable(backends.get(name)).map(ClusterBackend::snapshotWithQueue)));
             } catch (IOException | RuntimeException e) {
                 new ShaperServer(server, List.copyOf(mounts), List.copyOf(admitters), config.server().shutdownGrace(), backends, log,
                         Optional.empty(), closeables.toArray(AutoCloseable[]::new)).stop();
@@ -332,7 +333,7 @@ public final class ShaperServer {
     /** The named provider's cluster link (up or on its fallback, transitions), empty when its limiters are in-process. */
     public Optional<LinkSnapshot> limiterBackend(String provider) {
         mount(provider);
-        return Optional.ofNullable(backends.get(provider)).map(ClusterBackend::snapshot);
+        return Optional.ofNullable(backends.get(provider)).map(ClusterBackend::snapshotWithQueue);
     }
 
     /** Stops at once: in-flight exchanges are cut (tests, and a second SIGINT). */
