@@ -14,6 +14,15 @@ final class RedisFailure {
     private RedisFailure() {
     }
 
+    /** As {@link #describe(Throwable)}, for a link over TLS: a connection cut right away there is also a refused client certificate. */
+    static String describe(Throwable e, boolean tls) {
+        String d = describe(e);
+        if (tls && (d.equals("the server closed the connection") || d.contains("Broken pipe") || d.contains("Connection reset"))) {
+            return d + " (over TLS: does the server want a client certificate? give -limiter-redis-cert and -limiter-redis-key)";
+        }
+        return d;
+    }
+
     static String describe(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SSLHandshakeException || t instanceof java.security.cert.CertificateException) {

@@ -16,7 +16,6 @@ import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * One process's connection to the Redis behind a provider's cluster limiters: a pool for the lease
@@ -61,7 +60,7 @@ public final class RedisLink implements AutoCloseable {
     private final Consumer<String> log;
     private final Map<String, Listener> byBaseKey = new ConcurrentHashMap<>();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final Map<String, String> shas = new ConcurrentHashMap<>();
+    private final ScriptCache scripts = new ScriptCache();
     private final AtomicBoolean up = new AtomicBoolean(false);
     private final AtomicLong transitions = new AtomicLong();
     private final AtomicLong ids = new AtomicLong();
@@ -127,8 +126,7 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /**
-     * Runs a lease script by its SHA, loading it first if the server does not know it (after a
-     * restart, a failover, or on a cluster node that never ran it).
+     * Runs a lease script (see {@link ScriptCache}); a slot in migration is retried within the timeout.
      *
      * @throws RedisUnavailable the link is down, or this call failed (the link is now down)
      */
@@ -141,7 +139,7 @@ public final class RedisLink implements AutoCloseable {
         long pauseMs = 2;
         while (true) {
             try {
-                return evalOnce(client, script, keys, args);
+                return scripts.run(client, script, keys, args);
             } catch (JedisDataException e) {
                 String msg = String.valueOf(e.getMessage());
                 if (msg.startsWith("TRYAGAIN") && System.nanoTime() + pauseMs * 1_000_000 < deadline) {
@@ -156,21 +154,6 @@ public final class RedisLink implements AutoCloseable {
             } catch (JedisException e) {
                 // unreachable, or a pool exhausted for longer than the timeout: as slow as an unreachable server
                 throw down(RedisFailure.describe(e));
-            }
-        }
-    }
-
-    private Object evalOnce(UnifiedJedis client, String script, List<String> keys, List<String> args) {
-        String sha = shas.computeIfAbsent(script, s -> client.scriptLoad(s, keys.getFirst()));
-        try {
-            return client.evalsha(sha, keys, args);
-        } catch (JedisNoScriptException e) {
-            client.scriptLoad(script, keys.getFirst());
-            try {
-                return client.evalsha(sha, keys, args);
-            } catch (JedisNoScriptException again) {
-                // a cluster node reached by an ASK redirection during a slot migration, which the load above did not reach
-                return client.eval(script, keys, args);
             }
         }
     }
@@ -241,7 +224,7 @@ public final class RedisLink implements AutoCloseable {
                 subscriberConnection = sub;
                 sub.subscribe(new Grants(), channelPrefix + instance);
             } catch (RuntimeException e) {
-                String why = RedisFailure.describe(e);
+                String why = RedisFailure.describe(e, endpoint.tls());
                 if (!up.get() && firstFailure && !everDown) {
                     everDown = true;
                     transitions.incrementAndGet();

@@ -39,12 +39,12 @@ class RedisTlsTest {
         certs = null;
     }
 
-    /** A TLS server with {@code cert}, whose only user is the ACL user {@code shaper}. */
+    /** A TLS server with {@code cert}, whose only user is the ACL user {@code shaper}, with README's rights. */
     private static RedisProcess tlsServer(String cert, boolean clientCerts) throws Exception {
         return RedisProcess.launch((port, dir) -> {
             List<String> argv = new ArrayList<>(RedisProcess.plain(port, dir));
             argv.addAll(certs.serverArgs(port, cert, clientCerts));
-            argv.addAll(List.of("--user", "default", "off", "--user", "shaper", "on", ">" + PASSWORD, "~*", "&*", "+@all"));
+            argv.addAll(List.of("--user", "default", "off", "--user", "shaper", "on", ">" + PASSWORD, "~{*", "&*", "+@all", "-@dangerous"));
             return argv;
         }, RedisProcess.SERVER_READY);
     }
