@@ -82,6 +82,11 @@ abstract sealed class RedisConnector implements AutoCloseable {
 
     abstract Jedis subscriber();
 
+    /** Whether the subscriber connection is on a node that no longer receives every grant (Sentinel: not the current master). */
+    boolean subscriberMoved() {
+        return false;
+    }
+
     /** Closes idle pooled connections: after an outage they point at a dead socket or a restarted server. */
     abstract void dropIdle();
 
@@ -133,6 +138,7 @@ abstract sealed class RedisConnector implements AutoCloseable {
     private static final class Sentinel extends RedisConnector {
         private final RedisEndpoint.Sentinel endpoint;
         private final JedisClientConfig sentinelConfig;
+        private volatile HostAndPort subscribedTo;
 
         Sentinel(RedisEndpoint.Sentinel endpoint, JedisClientConfig config, Duration timeout) {
             super(config, timeout);
@@ -153,13 +159,23 @@ abstract sealed class RedisConnector implements AutoCloseable {
         /** On the master the pool uses, and only once it really is a master (during a failover the old one may still be named). */
         @Override
         Jedis subscriber() {
-            Jedis sub = new Jedis(((RedisSentinelClient) client()).getCurrentMaster(), config);
+            HostAndPort master = ((RedisSentinelClient) client()).getCurrentMaster();
+            Jedis sub = new Jedis(master, config);
             List<Object> role = sub.role();
             if (role.isEmpty() || !"master".equals(role.getFirst() instanceof byte[] b ? new String(b) : String.valueOf(role.getFirst()))) {
                 sub.close();
                 throw new JedisConnectionException("the master the sentinels named is not a master yet (failover in progress)");
             }
+            subscribedTo = master;
             return sub;
+        }
+
+        /** The scripts moved to a new master (Jedis heard +switch-master) while the subscriber stayed on the old one. */
+        @Override
+        boolean subscriberMoved() {
+            HostAndPort at = subscribedTo;
+            UnifiedJedis c = client();
+            return at != null && c != null && !at.equals(((RedisSentinelClient) c).getCurrentMaster());
         }
 
         @Override

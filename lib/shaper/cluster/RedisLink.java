@@ -126,7 +126,7 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /**
-     * Runs a lease script (see {@link ScriptCache}); a slot in migration is retried within the timeout.
+     * Runs a lease script (see {@link ScriptCache}).
      *
      * @throws RedisUnavailable the link is down, or this call failed (the link is now down)
      */
@@ -135,41 +135,22 @@ public final class RedisLink implements AutoCloseable {
         if (!up.get() || client == null) {
             throw new RedisUnavailable("redis unreachable");
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long pauseMs = 2;
-        while (true) {
-            try {
-                return scripts.run(client, script, keys, args);
-            } catch (JedisDataException e) {
-                String msg = String.valueOf(e.getMessage());
-                if (msg.startsWith("TRYAGAIN") && System.nanoTime() + pauseMs * 1_000_000 < deadline) {
-                    pause(pauseMs); // the keys' slot is being migrated between cluster nodes: Redis asks to retry
-                    pauseMs = Math.min(100, pauseMs * 2);
-                    continue;
-                }
-                if (UNAVAILABLE_REPLIES.stream().anyMatch(msg::startsWith)) {
-                    throw down(RedisFailure.isAuth(msg) ? RedisFailure.describe(e) : firstWord(msg) + ": " + msg);
-                }
-                throw new IllegalStateException("cluster lease script failed: " + msg, e);
-            } catch (JedisException e) {
-                // unreachable, or a pool exhausted for longer than the timeout: as slow as an unreachable server
-                throw down(RedisFailure.describe(e));
-            }
-        }
-    }
-
-    private static void pause(long ms) {
         try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedisUnavailable("interrupted");
+            Object reply = scripts.run(client, script, keys, args, timeout);
+            if (connector.subscriberMoved()) {
+                resubscribe(); // after a failover the old master no longer receives the new master's grants
+            }
+            return reply;
+        } catch (JedisDataException e) {
+            String msg = String.valueOf(e.getMessage());
+            if (UNAVAILABLE_REPLIES.stream().anyMatch(msg::startsWith)) {
+                throw down(RedisFailure.isAuth(msg) ? RedisFailure.describe(e) : msg);
+            }
+            throw new IllegalStateException("cluster lease script failed: " + msg, e);
+        } catch (JedisException e) {
+            // unreachable, or a pool exhausted for longer than the timeout: as slow as an unreachable server
+            throw down(RedisFailure.describe(e));
         }
-    }
-
-    private static String firstWord(String msg) {
-        int sp = msg.indexOf(' ');
-        return sp < 0 ? msg : msg.substring(0, sp);
     }
 
     private RedisUnavailable down(String why) {
@@ -216,14 +197,23 @@ public final class RedisLink implements AutoCloseable {
         Thread.ofVirtual().name("shaper-redis-transition").start(() -> listeners.forEach(event));
     }
 
-    /** Connects, subscribes, and after any loss of the subscription waits {@link #RETRY} and starts over. */
+    /**
+     * Connects, subscribes, and after any loss of the subscription starts over. A subscription
+     * lost while the link is up (its node was demoted to a replica after a failover, or the
+     * subscriber was moved to the new master) is reopened at once and is no outage by itself;
+     * only a failed connection marks the link down, and then attempts come every {@link #RETRY}.
+     */
     private void supervise() {
         boolean firstFailure = true;
         while (running) {
+            Grants grants = new Grants();
             try (Jedis sub = connector.connect()) {
                 subscriberConnection = sub;
-                sub.subscribe(new Grants(), channelPrefix + instance);
+                sub.subscribe(grants, channelPrefix + instance);
             } catch (RuntimeException e) {
+                if (grants.established && up.get() && running) {
+                    continue; // the subscription dropped while the scripts still ran: reconnect before calling it an outage
+                }
                 String why = RedisFailure.describe(e, endpoint.tls());
                 if (!up.get() && firstFailure && !everDown) {
                     everDown = true;
@@ -240,6 +230,9 @@ public final class RedisLink implements AutoCloseable {
             if (!running) {
                 return;
             }
+            if (up.get()) {
+                continue; // the subscription ended without an error (the connection was closed to move it)
+            }
             try {
                 Thread.sleep(RETRY);
             } catch (InterruptedException e) {
@@ -248,10 +241,25 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
+    /** Closes the subscriber connection so the supervisor reopens it where the connector now points (a new master). */
+    private void resubscribe() {
+        Jedis sub = subscriberConnection;
+        if (sub != null) {
+            try {
+                sub.disconnect();
+            } catch (RuntimeException ignored) {
+                // already broken: the supervisor reconnects anyway
+            }
+        }
+    }
+
     /** The instance's grant channel: each message is {@code <limiter base key> <ticket id>}. */
     private final class Grants extends JedisPubSub {
+        volatile boolean established;
+
         @Override
         public void onSubscribe(String channel, int count) {
+            established = true;
             markUp();
         }
 

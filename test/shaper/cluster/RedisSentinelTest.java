@@ -56,7 +56,8 @@ class RedisSentinelTest {
                     });
                 }
                 SharedLimitBurst.assertAllOk(SharedLimitBurst.fire(shapers, 30, "after"));
-                assertTrue(peaks.peak("after") <= SharedLimitBurst.LIMIT, "the shared limit on the new master: " + peaks.peak("after"));
+                assertTrue(peaks.peak("after") <= SharedLimitBurst.LIMIT, "the shared limit on the new master: " + peaks.peak("after")
+                        + "\n" + String.join("\n", shapers.stream().flatMap(s -> s.logLines("cluster limiter").stream()).toList()));
                 String health = Clients.get(shapers.getFirst().uri("/__shaper/health")).body();
                 assertTrue(health.contains("\"master\":\"127.0.0.1:" + newMaster + "\""), health);
             } finally {
