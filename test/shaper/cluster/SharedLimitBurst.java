@@ -37,7 +37,7 @@ final class SharedLimitBurst {
     /** Three connected instances of {@code backend} (the -limiter-backend flags and any others). */
     static List<RunningShaper> instances(ScriptedUpstream up, String... backendFlags) {
         List<String> argv = new ArrayList<>(List.of("-upstream", up.url(), "-limit-all", "-concurrency", Integer.toString(LIMIT),
-                "-release-cooldown", "0", "-queue-timeout", "120s", "-limiter-lease", "3s",
+                "-release-cooldown", "0", "-queue-timeout", "120s",
                 // generous: a loaded test machine must not trip the fallback by a scheduling stall
                 "-limiter-redis-timeout", "10s"));
         argv.addAll(List.of(backendFlags));
