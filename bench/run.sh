@@ -8,11 +8,12 @@
 # Several sections start proxies of their own, among them admission (limited vs passthrough route in one
 # process), observe (metrics on vs off), queue10k (10,000 clients queued behind a limit of 4, bench/QueueFlood.java) and
 # cluster (a redis-server of its own; Redis-backed vs in-process admission, and a burst over two
-# instances sharing one limit).
+# instances sharing one limit), cluster_kinds (the same admission rows over TLS and on a three-master
+# Redis Cluster, next to plain Redis and in-process).
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster tokens");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -71,7 +72,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 BASELINE_REV=${BENCH_BASELINE_REV:-}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster tokens"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -113,6 +114,8 @@ target_url() {
     queue) echo "http://127.0.0.1:$QPROXY_PORT" ;;
     cluster-local) echo "http://127.0.0.1:$CL_LOCAL_PORT" ;;
     cluster-redis) echo "http://127.0.0.1:$CL_REDIS_PORT" ;;
+    cluster-tls) echo "http://127.0.0.1:$CL_TLS_PORT" ;;
+    cluster-rcluster) echo "http://127.0.0.1:$CL_RC_PORT" ;;
     burst1) echo "http://127.0.0.1:$CL_B1_PORT" ;;
     burst2) echo "http://127.0.0.1:$CL_B2_PORT" ;;
     obs-off) echo "http://127.0.0.1:$OBS_OFF_PORT" ;;
@@ -133,6 +136,8 @@ target_pids() {
     queue) echo "$QPROXY_PID" ;;
     cluster-local) echo "$CL_LOCAL_PID" ;;
     cluster-redis) echo "$CL_REDIS_PID" ;;
+    cluster-tls) echo "$CL_TLS_PID" ;;
+    cluster-rcluster) echo "$CL_RC_PID" ;;
     burst1) echo "$CL_B1_PID" ;;
     burst2) echo "$CL_B2_PID" ;;
     obs-off) echo "$OBS_OFF_PID" ;;
@@ -697,6 +702,112 @@ section_cluster() {
     "${peak:-unknown}, $total requests, $berrs errors" "$(passfail "${peak:-99} <= 2 && $berrs == 0")"
   stop_pid "$b1_started"; stop_pid "$b2_started"; stop_pid "$up_started"; stop_pid "$rpid"
   CL_B1_PID="" CL_B2_PID=""
+}
+
+# --- cluster mode on each kind of Redis --------------------------------------------------------
+# Four proxies in one run, identical but for where the limits live: in-process, plain redis://,
+# rediss:// (a TLS redis-server with a test CA made here by openssl) and redis-cluster:// (three
+# masters made by redis-cli --cluster create). Same route and load as the cluster section's
+# overhead rows; the order rotates each round. Every server is started here and stopped by PID.
+# cluster_start_redis NAME ARG...: a redis-server of this section, waited for by its log; sets STARTED_PID.
+cluster_start_redis() {
+  local name=$1 i pid
+  shift
+  redis-server --bind 127.0.0.1 --save '' --appendonly no "$@" >"$RES/$name.log" 2>&1 &
+  pid=$!
+  own "$pid"
+  for ((i = 0; i < 200; i++)); do
+    grep -q "Ready to accept connections" "$RES/$name.log" && break
+    alive "$pid" || die "$name exited: $(tail -3 "$RES/$name.log")"
+    sleep 0.1
+  done
+  STARTED_PID=$pid
+}
+
+section_cluster_kinds() {
+  local limit=64 kinds="local redis tls rcluster" pids=() rport tport ports=() nodes="" i c round order kind line rps p50 p99 errs
+  ensure_tools redis-server:redis-server redis-cli:redis-tools openssl:openssl
+  local pki="$TMP/cluster-pki"
+  mkdir -p "$pki"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$pki/ca.key" -out "$pki/ca.pem" -days 2 -subj "/CN=bench ca" >/dev/null 2>&1 &&
+    openssl req -newkey rsa:2048 -nodes -keyout "$pki/server.key" -out "$pki/server.csr" -subj "/CN=127.0.0.1" >/dev/null 2>&1 &&
+    printf 'subjectAltName=IP:127.0.0.1\n' >"$pki/san.ext" &&
+    openssl x509 -req -in "$pki/server.csr" -CA "$pki/ca.pem" -CAkey "$pki/ca.key" -CAcreateserial -out "$pki/server.pem" \
+      -days 2 -extfile "$pki/san.ext" >/dev/null 2>&1 || die "cluster_kinds: openssl could not make the test certificates"
+  rport=$(free_port) || die "no free port"
+  cluster_start_redis kinds-plain --port "$rport" --dir "$TMP"; pids+=("$STARTED_PID")
+  tport=$(free_port) || die "no free port"
+  cluster_start_redis kinds-tls --port 0 --tls-port "$tport" --tls-cert-file "$pki/server.pem" --tls-key-file "$pki/server.key" \
+    --tls-ca-cert-file "$pki/ca.pem" --tls-auth-clients no --dir "$TMP"; pids+=("$STARTED_PID")
+  for i in 1 2 3; do
+    local np bus
+    np=$(free_port) || die "no free port"; bus=$(free_port) || die "no free port"
+    mkdir -p "$TMP/rc$i"
+    cluster_start_redis "kinds-node$i" --port "$np" --dir "$TMP/rc$i" --cluster-enabled yes --cluster-port "$bus" \
+      --cluster-config-file "$TMP/rc$i/nodes.conf"; pids+=("$STARTED_PID")
+    ports+=("$np"); nodes="$nodes${nodes:+,}127.0.0.1:$np"
+  done
+  redis-cli --cluster create "${ports[@]/#/127.0.0.1:}" --cluster-replicas 0 --cluster-yes >"$RES/kinds-cluster-create.log" 2>&1 ||
+    die "redis-cli --cluster create failed: $(tail -3 "$RES/kinds-cluster-create.log")"
+  for ((i = 0; i < 200; i++)); do
+    redis-cli -p "${ports[0]}" cluster info 2>/dev/null | grep -q cluster_state:ok && break
+    sleep 0.1
+  done
+  log "cluster_kinds: redis $rport, rediss $tport, cluster $nodes"
+  local flags=(-limit "GET /limited/1k:$limit" -release-cooldown 0)
+  local l_started r_started t_started c_started
+  launch_proxy cluster-local "$(target_url direct)" /dev/null "${flags[@]}"
+  CL_LOCAL_PORT=$LAUNCHED_PORT CL_LOCAL_PID=$LAUNCHED_PID l_started=$LAUNCHED_STARTED
+  launch_proxy cluster-redis "$(target_url direct)" "$RES/kinds-redis-proxy.log" "${flags[@]}" \
+    -limiter-backend "redis://127.0.0.1:$rport" -limiter-namespace bench-kinds
+  CL_REDIS_PORT=$LAUNCHED_PORT CL_REDIS_PID=$LAUNCHED_PID r_started=$LAUNCHED_STARTED
+  launch_proxy cluster-tls "$(target_url direct)" "$RES/kinds-tls-proxy.log" "${flags[@]}" \
+    -limiter-backend "rediss://127.0.0.1:$tport" -limiter-redis-ca "$pki/ca.pem" -limiter-namespace bench-kinds
+  CL_TLS_PORT=$LAUNCHED_PORT CL_TLS_PID=$LAUNCHED_PID t_started=$LAUNCHED_STARTED
+  launch_proxy cluster-rcluster "$(target_url direct)" "$RES/kinds-rcluster-proxy.log" "${flags[@]}" \
+    -limiter-backend "redis-cluster://$nodes" -limiter-namespace bench-kinds
+  CL_RC_PORT=$LAUNCHED_PORT CL_RC_PID=$LAUNCHED_PID c_started=$LAUNCHED_STARTED
+  for kind in $kinds; do
+    wrk_run "kinds-warmup-$kind" "cluster-$kind" 16 "$ADM_WARMUP" /limited/1k >/dev/null || log "cluster_kinds: warm-up of $kind failed"
+  done
+  md "## Cluster mode on each kind of Redis: admission overhead" "" \
+    "Four proxy processes, started for this section, identical (\`-limit 'GET /limited/1k:$limit' -release-cooldown 0\`) but for \`-limiter-backend\`: none (in-process), \`redis://\`, \`rediss://\` (TLS, a test CA made by openssl) and \`redis-cluster://\` (three masters); every server is of this run, without persistence." \
+    "Nobody waits ($limit slots), so the difference to in-process is the cost of the lease scripts per request on that kind." \
+    "wrk, ${DURATION}s per run, after ${ADM_WARMUP}s of warm-up each; the order rotates every round. Redis shares the cores with everything else." "" \
+    "| c | round | limiter | RPS | p50 | p99 | CPU/req (proxy) | errors |" "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"
+  local -a rot=($kinds)
+  for c in $CL_CONNECTIONS; do
+    for ((round = 1; round <= ADM_ROUNDS; round++)); do
+      order="${rot[*]:$(((round - 1) % 4))} ${rot[*]:0:$(((round - 1) % 4))}"
+      for kind in $order; do
+        log "cluster_kinds: c=$c round $round $kind for ${DURATION}s"
+        if ! line=$(wrk_run "kinds-$kind-c$c-r$round" "cluster-$kind" "$c" "$DURATION" /limited/1k); then
+          md "| $c | $round | $kind | failed | | | | |"
+          continue
+        fi
+        rps=$(kv rps "$line"); p50=$(kv p50_us "$line"); p99=$(kv p99_us "$line")
+        errs=$(($(kv socket_errors "$line") + $(kv non2xx "$line")))
+        M[ck.$c.$kind.n]=$((${M[ck.$c.$kind.n]:-0} + 1))
+        M[ck.$c.$kind.p50_us]=$((${M[ck.$c.$kind.p50_us]:-0} + p50))
+        M[ck.$c.$kind.p99_us]=$((${M[ck.$c.$kind.p99_us]:-0} + p99))
+        md "| $c | $round | $kind | $(fmt_rps "$rps") | $(fmt_us "$p50") | $(fmt_us "$p99") | $(fmt_us "$(kv cpu_us_per_req "$line")") | $errs |"
+      done
+    done
+  done
+  md ""
+  local n_l n_k
+  for c in $CL_CONNECTIONS; do
+    n_l=${M[ck.$c.local.n]:-0}
+    for kind in redis tls rcluster; do
+      n_k=${M[ck.$c.$kind.n]:-0}
+      if [ "$n_l" = 0 ] || [ "$n_k" = 0 ]; then md "- c=$c $kind: not measured"; continue; fi
+      md "- c=$c: added by $kind (mean $kind − mean in-process): p50 **$(fmt_us "$(( ${M[ck.$c.$kind.p50_us]} / n_k - ${M[ck.$c.local.p50_us]} / n_l ))")**, p99 **$(fmt_us "$(( ${M[ck.$c.$kind.p99_us]} / n_k - ${M[ck.$c.local.p99_us]} / n_l ))")**"
+    done
+  done
+  md ""
+  stop_pid "$l_started"; stop_pid "$r_started"; stop_pid "$t_started"; stop_pid "$c_started"
+  CL_LOCAL_PID="" CL_REDIS_PID="" CL_TLS_PID="" CL_RC_PID=""
+  for i in "${pids[@]}"; do stop_pid "$i"; done
 }
 
 # --- cost of observability ------------------------------------------------------------------

@@ -1,17 +1,19 @@
 package shaper.cli;
 
-import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import picocli.CommandLine.Option;
 import shaper.cluster.ClusterConfig;
+import shaper.cluster.RedisEndpoint;
 import shaper.cluster.RedisFallback;
-import shaper.config.ConfigException;
+import shaper.cluster.RedisSecurity;
 
-/** Provider-scope flags of cluster mode: where the provider's limiters keep their slots. */
+/** Provider-scope flags of cluster mode: where the provider's limiters keep their slots, and how to reach it. */
 public final class ClusterOptions {
     @Option(names = {"-limiter-backend", "--limiter-backend"}, paramLabel = "URL",
-            description = "Share this provider's limits with other instances through redis://host:port[/db] (default: in-process)")
+            description = "Share this provider's limits with other instances through redis://host:port[/db], rediss://host:port[/db] (TLS),"
+                    + " redis-sentinel://host:port[,host:port...]/MASTER[/db] or redis-cluster://host:port[,host:port...] (default: in-process)")
     String backend;
 
     @Option(names = {"-limiter-namespace", "--limiter-namespace"}, paramLabel = "NAME",
@@ -30,15 +32,25 @@ public final class ClusterOptions {
             description = "A Redis call slower than this counts as Redis unreachable: the fallback takes over (default ${DEFAULT-VALUE})")
     Duration timeout;
 
+    @Option(names = {"-limiter-redis-auth", "--limiter-redis-auth"}, paramLabel = "env:VAR|file:PATH",
+            description = "Where the Redis credentials are: user:password (an ACL user) or a password (default: the variable "
+                    + RedisEndpoint.PASSWORD_ENV + ", if set)")
+    String auth;
+
+    @Option(names = {"-limiter-redis-ca", "--limiter-redis-ca"}, paramLabel = "FILE",
+            description = "PEM CA certificates to trust for rediss:// instead of the system trust store")
+    Path ca;
+
+    @Option(names = {"-limiter-redis-cert", "--limiter-redis-cert"}, paramLabel = "FILE",
+            description = "PEM client certificate for mutual TLS with rediss:// (with -limiter-redis-key)")
+    Path cert;
+
+    @Option(names = {"-limiter-redis-key", "--limiter-redis-key"}, paramLabel = "FILE",
+            description = "PKCS#8 PEM private key of -limiter-redis-cert")
+    Path key;
+
     ClusterConfig toConfig() {
-        URI uri = null;
-        if (backend != null) {
-            try {
-                uri = new URI(backend);
-            } catch (java.net.URISyntaxException e) {
-                throw new ConfigException("-limiter-backend: not a URL: " + e.getReason());
-            }
-        }
-        return new ClusterConfig(uri, namespace, RedisFallback.parse(fallback), lease, timeout);
+        RedisEndpoint endpoint = backend == null ? null : RedisEndpoint.parse(backend);
+        return new ClusterConfig(endpoint, namespace, RedisFallback.parse(fallback), lease, timeout, new RedisSecurity(auth, ca, cert, key));
     }
 }

@@ -2,6 +2,8 @@ package shaper.cluster;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -19,6 +21,7 @@ public final class ClusterBackend implements LimiterFactory, AutoCloseable {
     private final String namespace;
     private final RedisLink link;
     private final TimeSource time;
+    private final List<ClusterLimiter> limiters = new CopyOnWriteArrayList<>();
 
     private ClusterBackend(ClusterConfig config, String namespace, RedisLink link, TimeSource time) {
         this.config = config;
@@ -28,11 +31,13 @@ public final class ClusterBackend implements LimiterFactory, AutoCloseable {
     }
 
     /**
-     * Connects in the background (the shaper starts on the fallback if Redis is not up yet).
+     * Reads the credentials and TLS files, then connects in the background (the shaper starts on
+     * the fallback if Redis is not up yet).
      *
      * @param upstream the provider's upstream, from which the default namespace is derived
-     * @param env      environment lookup, for {@value RedisEndpoint#PASSWORD_ENV}
+     * @param env      environment lookup, for {@code -limiter-redis-auth env:VAR} and {@value RedisEndpoint#PASSWORD_ENV}
      * @param log      transition lines
+     * @throws shaper.config.ConfigException an unreadable secret or certificate file
      */
     public static ClusterBackend open(ClusterConfig config, URI upstream, TimeSource time, Function<String, String> env,
                                       Consumer<String> log) {
@@ -40,14 +45,17 @@ public final class ClusterBackend implements LimiterFactory, AutoCloseable {
             throw new IllegalArgumentException("no -limiter-backend configured");
         }
         String ns = config.namespaceFor(upstream);
-        RedisLink link = new RedisLink(RedisEndpoint.of(config.backend()), ns, config.fallback(), config.timeout(),
-                env.apply(RedisEndpoint.PASSWORD_ENV), log);
+        RedisAuth auth = RedisAuth.read(config.security().auth(), env);
+        RedisTls tls = config.backend().tls() ? config.security().tls() : null;
+        RedisLink link = new RedisLink(config.backend(), ns, config.fallback(), config.timeout(), auth, tls, log);
         return new ClusterBackend(config, ns, link, time);
     }
 
     @Override
     public Limiter create(String key, String name, int limit, Duration releaseCooldown, Duration headroomWindow) {
-        return new ClusterLimiter(namespace, key, name, limit, releaseCooldown, headroomWindow, config.lease(), link, time);
+        ClusterLimiter l = new ClusterLimiter(namespace, key, name, limit, releaseCooldown, headroomWindow, config.lease(), link, time);
+        limiters.add(l);
+        return l;
     }
 
     /** The key prefix in use. */
@@ -55,9 +63,29 @@ public final class ClusterBackend implements LimiterFactory, AutoCloseable {
         return namespace;
     }
 
-    /** The link's state, for health and metrics. */
+    /** The link's state, for metrics and tests; {@code clusterWaiters} is not asked (no Redis call). */
     public LinkSnapshot snapshot() {
         return link.snapshot();
+    }
+
+    /**
+     * The link's state with the queue of every instance ({@code clusterWaiters}), asked from Redis:
+     * one call per limiter, for a scrape or a health check.
+     */
+    public LinkSnapshot snapshotWithQueue() {
+        LinkSnapshot s = link.snapshot();
+        if (!s.up()) {
+            return s;
+        }
+        long sum = 0;
+        for (ClusterLimiter l : limiters) {
+            long w = l.clusterWaiters();
+            if (w < 0) {
+                return s;
+            }
+            sum += w;
+        }
+        return s.withClusterWaiters(sum);
     }
 
     /** One startup line: where the limits live, never a password. */

@@ -10,15 +10,18 @@ import shaper.config.GoDuration;
 /**
  * Where one provider's limiters keep their slots, validated once at startup.
  *
- * @param backend   {@code redis://host:port[/db]}, or {@code null} for the in-process limiters (the default)
+ * @param backend   where the limits live ({@code -limiter-backend}: {@code redis://}, {@code rediss://},
+ *                  {@code redis-sentinel://}, {@code redis-cluster://}), or {@code null} for the in-process limiters (the default)
  * @param namespace key prefix shared by every instance of one budget ({@code -limiter-namespace});
  *                  {@code null} derives it from the upstream (see {@link #namespaceFor})
  * @param fallback  behaviour while Redis is unreachable ({@code -limiter-redis-fallback}, default {@code local})
  * @param lease     how long a permit lives in Redis without renewal ({@code -limiter-lease}, default 15s):
  *                  the longest a crashed instance's slots stay taken; renewed every third of it
  * @param timeout   a Redis call slower than this counts as Redis being unreachable ({@code -limiter-redis-timeout}, default 2s)
+ * @param security  credentials and TLS files ({@code -limiter-redis-auth}, {@code -limiter-redis-ca}, {@code -cert}, {@code -key})
  */
-public record ClusterConfig(URI backend, String namespace, RedisFallback fallback, Duration lease, Duration timeout) {
+public record ClusterConfig(RedisEndpoint backend, String namespace, RedisFallback fallback, Duration lease, Duration timeout,
+                            RedisSecurity security) {
     /** The default lease. */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(15);
     /** Shortest lease accepted: renewals every third of it must fit in a loaded machine's scheduling jitter. */
@@ -26,28 +29,31 @@ public record ClusterConfig(URI backend, String namespace, RedisFallback fallbac
     /** The default call timeout: long enough for a loaded machine's scheduling stalls, short enough to fall back soon. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
     /** Every limiter in this process, no Redis. */
-    public static final ClusterConfig IN_PROCESS = new ClusterConfig(null, null, RedisFallback.LOCAL, DEFAULT_LEASE, DEFAULT_TIMEOUT);
+    public static final ClusterConfig IN_PROCESS = new ClusterConfig(null, null, RedisFallback.LOCAL, DEFAULT_LEASE, DEFAULT_TIMEOUT,
+            RedisSecurity.DEFAULT);
 
     public ClusterConfig {
         Objects.requireNonNull(fallback, "fallback");
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(security, "security");
         if (timeout.toMillis() < 1 || timeout.toMillis() > Integer.MAX_VALUE) {
             throw new ConfigException("-limiter-redis-timeout must be >= 1ms, got " + GoDuration.format(timeout));
         }
         if (lease.compareTo(MIN_LEASE) < 0) {
             throw new ConfigException("-limiter-lease must be >= " + GoDuration.format(MIN_LEASE) + ", got " + GoDuration.format(lease));
         }
-        if (backend != null) {
-            if (!"redis".equals(backend.getScheme()) || backend.getHost() == null || backend.getUserInfo() != null) {
-                throw new ConfigException("-limiter-backend: expected redis://host:port[/db] without credentials"
-                        + " (the password comes from " + RedisEndpoint.PASSWORD_ENV + ")");
-            }
-            RedisEndpoint.of(backend);
+        if (security.tlsFiles() && (backend == null || !backend.tls())) {
+            throw new ConfigException("-limiter-redis-ca, -limiter-redis-cert and -limiter-redis-key need a rediss:// -limiter-backend");
         }
         if (namespace != null && (namespace.isBlank() || namespace.chars().anyMatch(c -> c <= ' '))) {
             throw new ConfigException("-limiter-namespace: must be non-empty without spaces, got \"" + namespace + "\"");
         }
+    }
+
+    /** A config with the default credentials source and trust (tests, embedding). */
+    public ClusterConfig(URI backend, String namespace, RedisFallback fallback, Duration lease, Duration timeout) {
+        this(backend == null ? null : RedisEndpoint.parse(backend.toString()), namespace, fallback, lease, timeout, RedisSecurity.DEFAULT);
     }
 
     /** Whether the limiters are shared through Redis. */

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import shaper.limit.FifoLimiter;
 import shaper.limit.Limiter;
 import shaper.limit.LimiterSnapshot;
 import shaper.limit.LimiterUnavailableException;
@@ -19,7 +18,8 @@ import shaper.limit.TimeSource;
 
 /**
  * A {@link Limiter} whose slots and queue live in Redis and are shared by every instance that uses
- * the same namespace and key: the cluster-wide lease semaphore of {@link LeaseScripts}.
+ * the same namespace and key: the cluster-wide lease semaphore of {@link LeaseScripts}, called
+ * through {@link LeaseCalls}.
  *
  * <pre>
  *   enqueue ─ENQUEUE─▶ granted ───────────────────────────────▶ ClusterPermit (renewed every lease/3)
@@ -28,31 +28,26 @@ import shaper.limit.TimeSource;
  *   a release anywhere runs pump ─▶ PUBLISH to the owner ─▶ waiter wakes   RELEASE: hold = expiry, then cooldown
  *   missed push? the renewal (every lease/3) reports it; a slot freed by expiry: timer at the next expiry
  * </pre>
- * While its {@link RedisLink} is down, the {@link RedisFallback} decides: {@code local} admits
- * through an in-process {@link FifoLimiter} of the same size (queued tickets move there in arrival
- * order; running permits take a local slot so the instance's own limit counts them), {@code closed}
- * refuses with {@link LimiterUnavailableException}. When Redis is back, every running permit is
- * re-registered in Redis (even past the limit), so new grants wait until the cluster total is back
- * under the limit. Thread-safe.
+ * While its {@link RedisLink} is down, its {@link LocalFallback} admits (or refuses), counting the
+ * permits Redis granted before the outage. When Redis is back, {@link LeaseRenewal} registers every
+ * running permit in Redis again (even past the limit), so new grants wait until the cluster total
+ * is back under the limit. Thread-safe.
  */
 final class ClusterLimiter implements Limiter, RedisLink.Listener {
-    static final String UNAVAILABLE = "cluster limiter unavailable (redis unreachable)";
-
     private final String name;
     private final int limit;
     private final Duration releaseCooldown;
     private final Duration headroomWindow;
-    private final Duration lease;
     private final RedisLink link;
-    private final FifoLimiter local;
-    private final String baseKey;
-    private final List<String> keys;
-    private final List<String> common;
+    private final LeaseCalls calls;
+    private final LocalFallback fallback;
+    private final LeaseRenewal renewal;
+    private final LeaseTimers timers;
+    private final GrantPump pump;
     private final Map<String, ClusterTicket> queued = new ConcurrentHashMap<>();
     private final Map<String, ClusterPermit> live = new ConcurrentHashMap<>();
     private final Object grantLock = new Object();
     private final AtomicLong arrivals = new AtomicLong();
-    private final LeaseTimers timers;
 
     ClusterLimiter(String namespace, String key, String name, int limit, Duration releaseCooldown, Duration headroomWindow,
                    Duration lease, RedisLink link, TimeSource time) {
@@ -60,16 +55,13 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         this.limit = limit;
         this.releaseCooldown = releaseCooldown;
         this.headroomWindow = headroomWindow;
-        this.lease = lease;
         this.link = link;
-        this.local = new FifoLimiter(name, limit, releaseCooldown, headroomWindow, time);
-        this.baseKey = namespace + ":" + key;
-        this.keys = List.of(baseKey + ":p", baseKey + ":c", baseKey + ":q", baseKey + ":ql", baseKey + ":qa",
-                baseKey + ":seq", baseKey + ":h");
-        this.common = List.of(Integer.toString(limit), Long.toString(releaseCooldown.toMillis()), Long.toString(lease.toMillis()),
-                link.channelPrefix(), headroomWindow.isZero() ? "0" : "1");
+        this.calls = new LeaseCalls(link, namespace, key, limit, releaseCooldown, lease, !headroomWindow.isZero());
+        this.fallback = new LocalFallback(name, link.fallback(), limit, releaseCooldown, headroomWindow, time);
+        this.renewal = new LeaseRenewal(this, calls);
         this.timers = new LeaseTimers(time, link::closed);
-        link.register(baseKey, this);
+        this.pump = new GrantPump(calls, timers, () -> !queued.isEmpty());
+        link.register(calls.baseKey(), this);
         timers.every(lease.dividedBy(3), "shaper-cluster-renew", this::renew);
     }
 
@@ -89,26 +81,30 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         String id = link.newId();
         ClusterTicket ticket = new ClusterTicket(this, id, arrivals.incrementAndGet());
         queued.put(id, ticket); // before the script: its grant may be pushed before the reply arrives
-        List<?> r;
+        EnqueueReply reply;
         try {
-            r = (List<?>) link.eval(LeaseScripts.ENQUEUE, keys, args(id, Integer.toString(maxDepth), "queue"));
+            reply = calls.enqueue(id, maxDepth);
         } catch (RedisUnavailable e) {
             if (queued.remove(id) == null) {
                 return ticket; // the link-down listener already moved it to the fallback (or failed it)
             }
             return fallbackEnqueue(maxDepth);
         }
-        long code = (Long) r.get(0);
-        if (code == 1) {
-            queued.remove(id);
-            return ClusterTicket.granted(this, id, newPermit(id, null));
+        switch (reply) {
+            case EnqueueReply.Granted g -> {
+                queued.remove(id);
+                return ClusterTicket.granted(this, id, newPermit(id, null));
+            }
+            case EnqueueReply.QueueFull full -> {
+                queued.remove(id);
+                throw new QueueFullException(name, full.waiters(), maxDepth);
+            }
+            case EnqueueReply.Queued q -> {
+                pump.atNextEvent(q.nextEventMs());
+                return ticket;
+            }
+            case EnqueueReply.NoneFree n -> throw new IllegalStateException("ENQUEUE in queue mode answered none-free");
         }
-        if (code == 2) {
-            queued.remove(id);
-            throw new QueueFullException(name, (int) (long) (Long) r.get(1), maxDepth);
-        }
-        schedulePump((Long) r.get(1));
-        return ticket;
     }
 
     @Override
@@ -116,16 +112,12 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         if (link.up()) {
             String id = link.newId();
             try {
-                List<?> r = (List<?>) link.eval(LeaseScripts.ENQUEUE, keys, args(id, "0", "try"));
-                return (Long) r.get(0) == 1 ? newPermit(id, null) : null;
+                return calls.tryTake(id) ? newPermit(id, null) : null;
             } catch (RedisUnavailable e) {
                 // fall back below
             }
         }
-        if (link.fallback() == RedisFallback.CLOSED) {
-            throw new LimiterUnavailableException(name, UNAVAILABLE);
-        }
-        Permit p = local.tryAcquire();
+        Permit p = fallback.tryAcquire(live.values());
         return p == null ? null : adoptLocal(p);
     }
 
@@ -134,46 +126,54 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         if (headroomWindow.isZero() || limit == 1) {
             return;
         }
-        local.onRateLimited();
+        fallback.onRateLimited();
         try {
-            link.eval(LeaseScripts.HEADROOM, keys, args(Long.toString(headroomWindow.toMillis())));
-            pumpAfter(headroomWindow.plusMillis(1));
+            calls.headroom(headroomWindow);
+            pump.after(headroomWindow);
         } catch (RedisUnavailable e) {
             // the local limiter withholds its slot; the cluster's returns with Redis
         }
     }
 
+    /**
+     * Slots as Redis counts them (shared by every instance); {@code waiters} are this instance's
+     * own (queued in Redis, or in the fallback), so a sum over instances counts each waiter once.
+     * The cluster-wide queue is {@link #clusterWaiters()}.
+     */
     @Override
     public LimiterSnapshot snapshot() {
+        LimiterSnapshot local = fallback.snapshot();
         if (link.up()) {
             try {
-                List<?> r = (List<?>) link.eval(LeaseScripts.STATE, keys, common);
-                int withheld = (int) (long) (Long) r.get(3);
-                int inUse = (int) Math.min(limit, (Long) r.get(0));
-                int cooling = (int) Math.min(limit - inUse, (Long) r.get(1));
-                int waiters = (int) (long) (Long) r.get(2);
-                int idle = waiters > 0 ? 0 : Math.max(0, limit - withheld - inUse - cooling);
-                return new LimiterSnapshot(name, limit, Math.max(1, limit - withheld), inUse, cooling, idle, waiters,
-                        Duration.ofMillis((Long) r.get(4)));
+                return calls.state().snapshot(name, limit, queued.size() + local.waiters());
             } catch (RedisUnavailable e) {
-                // fall back below
+                // the fallback's view below
             }
         }
-        return local.snapshot();
+        return local;
+    }
+
+    /** Tickets queued in Redis by every instance; -1 while Redis is unreachable. */
+    long clusterWaiters() {
+        if (link.up()) {
+            try {
+                return calls.state().waiters();
+            } catch (RedisUnavailable e) {
+                // unknown
+            }
+        }
+        return -1;
     }
 
     @Override
     public String toString() {
-        return "ClusterLimiter[" + name + ", limit " + limit + ", " + baseKey + "]";
+        return "ClusterLimiter[" + name + ", limit " + limit + ", " + calls.baseKey() + "]";
     }
 
     // ---- fallback ----
 
     private Ticket fallbackEnqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        if (link.fallback() == RedisFallback.CLOSED) {
-            throw new LimiterUnavailableException(name, UNAVAILABLE);
-        }
-        Ticket t = local.enqueue(maxDepth);
+        Ticket t = fallback.enqueue(maxDepth, live.values());
         if (!t.queued()) {
             try {
                 return ClusterTicket.granted(this, "local", adoptLocal(t.await(Duration.ZERO)));
@@ -192,28 +192,25 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private ClusterPermit newPermit(String id, Permit localPermit) {
         ClusterPermit p = new ClusterPermit(this, id, localPermit);
         live.put(id, p);
+        if (localPermit == null && !link.up()) {
+            fallback.count(List.of(p)); // granted by Redis as the link went down: the outage's bound counts it
+        }
         return p;
+    }
+
+    /** A fallback slot of a permit that ended: to a running permit the fallback does not count yet, while Redis is away. */
+    boolean handOverLocalSlot(Permit slot) {
+        return !link.up() && fallback.handOver(slot, live.values());
     }
 
     @Override
     public void linkDown() {
+        fallback.count(live.values()); // first: the tickets moved below must not take the running permits' slots
         List<ClusterTicket> waiting = new ArrayList<>(queued.values());
         waiting.sort(Comparator.comparingLong(t -> t.arrival));
         for (ClusterTicket t : waiting) {
             queued.remove(t.id());
-            t.redisLost(() -> {
-                if (link.fallback() == RedisFallback.CLOSED) {
-                    return null;
-                }
-                try {
-                    return local.enqueue(0);
-                } catch (QueueFullException e) {
-                    throw new IllegalStateException("an unbounded enqueue was refused", e);
-                }
-            });
-        }
-        if (link.fallback() == RedisFallback.LOCAL) {
-            live.values().forEach(p -> p.countLocally(local));
+            t.redisLost(fallback::requeue);
         }
     }
 
@@ -236,13 +233,14 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
                 return;
             }
             ClusterTicket t = queued.remove(ticketId);
-            p = new ClusterPermit(this, ticketId, null);
             if (t != null) {
-                live.put(ticketId, p);
+                p = newPermit(ticketId, null);
                 if (t.granted(p)) {
                     return;
                 }
                 live.remove(ticketId);
+            } else {
+                p = new ClusterPermit(this, ticketId, null);
             }
         }
         returnUnused(p);
@@ -251,120 +249,48 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     /** Leaves the Redis queue after a cancel or timeout; a grant that won the race goes back unused. */
     void leave(ClusterTicket t) {
         queued.remove(t.id());
-        try {
-            link.eval(LeaseScripts.LEAVE, keys, args(t.id()));
-        } catch (RedisUnavailable e) {
-            // the ticket's lease runs out in Redis: nobody renews it any more
-        }
+        calls.leave(t.id());
     }
 
     /** A granted slot nobody claimed: back to Redis without cooldown. */
     void returnUnused(Permit p) {
         ClusterPermit cp = (ClusterPermit) p;
         live.remove(cp.id());
-        inBackground(() -> {
-            try {
-                link.eval(LeaseScripts.RELEASE, keys, args(cp.id(), "0", "1"));
-            } catch (RedisUnavailable e) {
-                // its lease runs out in Redis
-            }
-        });
+        calls.releaseInBackground(cp.id(), Duration.ZERO, true);
     }
 
-    /**
-     * Called once per permit by {@link ClusterPermit#releaseAfter}. The Redis side runs on its own
-     * virtual thread, so a release never blocks (the {@link Permit} contract): the request thread,
-     * which may serve the connection's next request, does not wait for the round trip.
-     */
+    /** Called once per permit by {@link ClusterPermit#releaseAfter}; never blocks (see {@link LeaseCalls#releaseInBackground}). */
     void released(ClusterPermit p, Duration hold) {
         live.remove(p.id());
-        inBackground(() -> sendRelease(p));
+        sendRelease(p);
         Duration back = hold.plus(releaseCooldown);
         if (back.isPositive()) {
-            pumpAfter(back.plusMillis(1));
+            pump.after(back);
         }
     }
 
-    private void sendRelease(ClusterPermit p) {
-        try {
-            link.eval(LeaseScripts.RELEASE, keys, args(p.id(), Long.toString(p.hold().toMillis()), "0"));
-        } catch (RedisUnavailable e) {
-            // its lease runs out in Redis
-        }
+    void sendRelease(ClusterPermit p) {
+        calls.releaseInBackground(p.id(), p.hold(), false);
     }
 
-    /**
-     * Renews this instance's permits and queued tickets, delivers grants whose push was missed, and
-     * re-registers what Redis lost. A permit released or a ticket gone while the call ran is
-     * released or removed again afterwards, so a renewal never resurrects it for longer than a call.
-     */
+    /** This instance's permits, for the renewal. */
+    List<ClusterPermit> runningPermits() {
+        return new ArrayList<>(live.values());
+    }
+
+    /** This instance's tickets queued in Redis, for the renewal. */
+    List<ClusterTicket> queuedTickets() {
+        return new ArrayList<>(queued.values());
+    }
+
     void renew() {
-        if (!link.up()) {
-            return;
-        }
-        List<ClusterPermit> permits = new ArrayList<>(live.values());
-        List<ClusterTicket> tickets = new ArrayList<>(queued.values());
-        if (permits.isEmpty() && tickets.isEmpty()) {
-            return;
-        }
-        tickets.sort(Comparator.comparingLong(t -> t.arrival));
-        List<String> ids = new ArrayList<>();
-        ids.add(Integer.toString(permits.size()));
-        permits.forEach(p -> ids.add(p.id()));
-        tickets.forEach(t -> ids.add(t.id()));
-        try {
-            List<?> r = (List<?>) link.eval(LeaseScripts.RENEW, keys, args(ids.toArray(String[]::new)));
-            for (Object g : (List<?>) r.get(0)) {
-                granted((String) g);
-            }
-            List<?> lostPermits = (List<?>) r.get(1);
-            List<?> lostTickets = (List<?>) r.get(2);
-            if (!lostPermits.isEmpty() || !lostTickets.isEmpty()) {
-                List<String> again = new ArrayList<>();
-                again.add(Integer.toString(lostPermits.size()));
-                lostPermits.forEach(o -> again.add((String) o));
-                lostTickets.forEach(o -> again.add((String) o));
-                schedulePump((Long) link.eval(LeaseScripts.REASSERT, keys, args(again.toArray(String[]::new))));
-            } else {
-                schedulePump((Long) r.get(3));
-            }
-            permits.stream().filter(ClusterPermit::released).forEach(this::sendRelease);
-            // Only tickets given up during the call: one granted meanwhile (pushed, or reported by
-            // this renewal) holds a running permit under its id, and LEAVE would take it away.
-            tickets.stream().filter(ClusterTicket::abandoned).forEach(this::leave);
-        } catch (RedisUnavailable e) {
-            // the link is down now; its listeners take over
+        if (link.up()) {
+            renewal.run();
         }
     }
 
-    /** Grants due slots at the next expiry Redis reported, while this instance has tickets queued. */
-    private void schedulePump(long delayMs) {
-        if (delayMs > 0 && !queued.isEmpty()) {
-            timers.earliest(Duration.ofMillis(delayMs), "shaper-cluster-pump", this::pump);
-        }
-    }
-
-    /** A slot returns after {@code delay} (a hold, a cooldown, a headroom window): grant it, wherever its waiter is. */
-    private void pumpAfter(Duration delay) {
-        timers.later(delay, "shaper-cluster-pump", this::pump);
-    }
-
-    private void pump() {
-        try {
-            schedulePump((Long) link.eval(LeaseScripts.PUMP, keys, common));
-        } catch (RedisUnavailable e) {
-            // the link is down now
-        }
-    }
-
-    private static void inBackground(Runnable redisCall) {
-        Thread.ofVirtual().name("shaper-cluster-release").start(redisCall);
-    }
-
-    private List<String> args(String... extra) {
-        List<String> a = new ArrayList<>(common.size() + extra.length);
-        a.addAll(common);
-        a.addAll(List.of(extra));
-        return a;
+    /** Pumps at the next expiry Redis reported (for the renewal). */
+    void schedulePump(long delayMs) {
+        pump.atNextEvent(delayMs);
     }
 }

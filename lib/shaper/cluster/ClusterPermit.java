@@ -8,9 +8,9 @@ import shaper.limit.Permit;
 /**
  * A slot of a {@link ClusterLimiter}: a unique id in the limiter's Redis permit set, renewed by the
  * limiter while the exchange lives, and, when it was granted during a fallback (or Redis went down
- * while it ran), also a slot of the limiter's in-process fallback limiter so that instance's own
- * limit counts it. Release is idempotent; a hold is kept in Redis as the permit's expiry, so it
- * survives a crash of this instance.
+ * while it ran), also a slot of the limiter's {@link LocalFallback} so that instance's own limit
+ * counts it. Release is idempotent; a hold is kept in Redis as the permit's expiry, so it survives
+ * a crash of this instance.
  */
 final class ClusterPermit implements Permit {
     private final ClusterLimiter limiter;
@@ -51,7 +51,7 @@ final class ClusterPermit implements Permit {
             l = local;
             local = null;
         }
-        if (l != null) {
+        if (l != null && !limiter.handOverLocalSlot(l)) {
             l.releaseAfter(hold);
         }
         limiter.released(this, hold);
@@ -67,20 +67,20 @@ final class ClusterPermit implements Permit {
         return hold;
     }
 
+    /** Whether a slot of the fallback limiter counts this permit. */
+    synchronized boolean counted() {
+        return local != null;
+    }
+
     /**
-     * Redis went down while this permit ran: take a slot of the fallback limiter too, if one is
-     * free, so the instance's own limit counts this exchange. No-op once released or already counted.
+     * Lets {@code slot} of the fallback limiter count this running permit. {@code false}: it was
+     * released or is counted already, and the caller keeps the slot.
      */
-    void countLocally(shaper.limit.Limiter fallback) {
-        synchronized (this) {
-            if (released || local != null) {
-                return;
-            }
-            try {
-                local = fallback.tryAcquire();
-            } catch (shaper.limit.LimiterUnavailableException e) {
-                // an in-process limiter is always available
-            }
+    synchronized boolean countWith(Permit slot) {
+        if (released || local != null) {
+            return false;
         }
+        local = slot;
+        return true;
     }
 }

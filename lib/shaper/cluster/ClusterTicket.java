@@ -121,7 +121,7 @@ final class ClusterTicket implements Ticket {
                 }
                 case TIMED_OUT -> timedOut = true; // leaves the Redis queue below, outside the lock
                 case CANCELLED -> throw new QueueCancelledException(limiter.name());
-                case FAILED -> throw new LimiterUnavailableException(limiter.name(), ClusterLimiter.UNAVAILABLE);
+                case FAILED -> throw new LimiterUnavailableException(limiter.name(), LocalFallback.UNAVAILABLE);
                 case CLAIMED -> throw new IllegalStateException("permit of limiter \"" + limiter.name() + "\" already claimed");
                 case LOCAL, QUEUED -> {
                 }

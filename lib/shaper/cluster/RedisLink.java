@@ -11,26 +11,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * One process's connection to the Redis behind its cluster limiters: a pool for the lease scripts,
- * one subscriber connection on this instance's grant channel, and the up/down state.
+ * One process's connection to the Redis behind a provider's cluster limiters: a pool for the lease
+ * scripts, one subscriber connection on this instance's grant channel, and the up/down state. The
+ * kind of endpoint (one server, TLS, Sentinel, Cluster) is the {@link RedisConnector}'s business.
  *
  * <pre>
- *   DOWN ──ping ok, subscribed to the grant channel──▶ UP ──any call fails or times out──▶ DOWN
+ *   DOWN ──connected, subscribed to the grant channel──▶ UP ──any call fails or times out──▶ DOWN
  *     ▲  (supervisor retries every {@link #RETRY})              │  (subscriber connection drops)
  *     └──────────────────────────────────────────────────────────┘
  * </pre>
@@ -38,12 +31,15 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * thread, so a request thread that noticed the failure is not held up by the fallback work. While
  * DOWN every call fails at once without touching the network. The link starts DOWN and goes UP as
  * soon as Redis answers, so a shaper started before its Redis runs on the fallback until then.
- * Thread-safe.
+ * On Redis Cluster a script that meets a slot in migration ({@code TRYAGAIN}) is retried within
+ * the call timeout; that is not an outage. Thread-safe.
  */
 public final class RedisLink implements AutoCloseable {
     /** Pause between reconnection attempts while down. */
     static final Duration RETRY = Duration.ofMillis(500);
-    private static final int POOL_SIZE = 64;
+    /** Replies that mean "this server cannot run the scripts now": the link goes down and the fallback takes over. */
+    private static final List<String> UNAVAILABLE_REPLIES = List.of("LOADING", "BUSY", "READONLY", "NOAUTH", "WRONGPASS",
+            "NOPERM", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN");
 
     /** What a limiter hears from its link. */
     interface Listener {
@@ -57,14 +53,14 @@ public final class RedisLink implements AutoCloseable {
 
     private final RedisEndpoint endpoint;
     private final RedisFallback fallback;
-    private final JedisClientConfig clientConfig;
-    private final RedisClient client;
+    private final Duration timeout;
+    private final RedisConnector connector;
     private final String instance;
     private final String channelPrefix;
     private final Consumer<String> log;
     private final Map<String, Listener> byBaseKey = new ConcurrentHashMap<>();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final Map<String, String> shas = new ConcurrentHashMap<>();
+    private final ScriptCache scripts = new ScriptCache();
     private final AtomicBoolean up = new AtomicBoolean(false);
     private final AtomicLong transitions = new AtomicLong();
     private final AtomicLong ids = new AtomicLong();
@@ -72,34 +68,21 @@ public final class RedisLink implements AutoCloseable {
     private volatile Jedis subscriberConnection;
     private volatile boolean running = true;
     private volatile boolean everDown;
+    private volatile String lastFailure;
 
     /**
      * @param timeout connect and socket timeout: a slower answer counts as Redis being unreachable
-     * @param log     one line per transition (no secrets: the endpoint has no password)
+     * @param auth    credentials, or null to send none
+     * @param tls     for {@code rediss://}, else null
+     * @param log     one line per transition (no secrets: no endpoint holds a password)
      */
-    public RedisLink(RedisEndpoint endpoint, String namespace, RedisFallback fallback, Duration timeout, String password,
-                     Consumer<String> log) {
+    public RedisLink(RedisEndpoint endpoint, String namespace, RedisFallback fallback, Duration timeout, RedisAuth auth,
+                     RedisTls tls, Consumer<String> log) {
         this.endpoint = endpoint;
         this.fallback = fallback;
+        this.timeout = timeout;
         this.log = log;
-        DefaultJedisClientConfig.Builder cfg = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis((int) timeout.toMillis())
-                .socketTimeoutMillis((int) timeout.toMillis())
-                .database(endpoint.db())
-                .clientName("shaper");
-        if (password != null && !password.isEmpty()) {
-            cfg.password(password);
-        }
-        this.clientConfig = cfg.build();
-        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(POOL_SIZE);
-        pool.setMaxIdle(POOL_SIZE);
-        pool.setMinIdle(0);
-        pool.setMaxWait(timeout.multipliedBy(2));
-        pool.setJmxEnabled(false);
-        pool.setTestOnBorrow(false);
-        this.client = RedisClient.builder().hostAndPort(new HostAndPort(endpoint.host(), endpoint.port()))
-                .clientConfig(clientConfig).poolConfig(pool).build();
+        this.connector = RedisConnector.of(endpoint, timeout, auth, tls);
         byte[] random = new byte[6];
         new SecureRandom().nextBytes(random);
         this.instance = HexFormat.of().formatHex(random);
@@ -132,55 +115,51 @@ public final class RedisLink implements AutoCloseable {
     }
 
     public LinkSnapshot snapshot() {
-        return new LinkSnapshot(endpoint.toString(), up.get(), transitions.get(), fallback);
+        String current = null;
+        try {
+            current = connector.client() == null ? null : connector.current();
+        } catch (RuntimeException e) {
+            // a client being rebuilt: unknown for this snapshot
+        }
+        return new LinkSnapshot(endpoint.toString(), endpoint.kind(), up.get(), transitions.get(), fallback, current,
+                up.get() ? null : lastFailure, -1);
     }
 
     /**
-     * Runs a lease script by its SHA, loading it first if the server does not know it (after a
-     * restart).
+     * Runs a lease script (see {@link ScriptCache}).
      *
      * @throws RedisUnavailable the link is down, or this call failed (the link is now down)
      */
     Object eval(String script, List<String> keys, List<String> args) {
-        if (!up.get()) {
+        UnifiedJedis client = connector.client();
+        if (!up.get() || client == null) {
             throw new RedisUnavailable("redis unreachable");
         }
         try {
-            String sha = shas.computeIfAbsent(script, client::scriptLoad);
-            try {
-                return client.evalsha(sha, keys, args);
-            } catch (JedisNoScriptException e) {
-                sha = client.scriptLoad(script);
-                shas.put(script, sha);
-                return client.evalsha(sha, keys, args);
+            Object reply = scripts.run(client, script, keys, args, timeout);
+            if (connector.subscriberMoved()) {
+                resubscribe(); // after a failover the old master no longer receives the new master's grants
             }
+            return reply;
         } catch (JedisDataException e) {
             String msg = String.valueOf(e.getMessage());
-            if (msg.startsWith("LOADING") || msg.startsWith("BUSY") || msg.startsWith("READONLY") || msg.startsWith("NOAUTH")
-                    || msg.startsWith("MASTERDOWN") || msg.startsWith("TRYAGAIN")) {
-                markDown(msg);
-                throw new RedisUnavailable(msg);
+            if (UNAVAILABLE_REPLIES.stream().anyMatch(msg::startsWith)) {
+                throw down(RedisFailure.isAuth(msg) ? RedisFailure.describe(e) : msg);
             }
             throw new IllegalStateException("cluster lease script failed: " + msg, e);
-        } catch (JedisConnectionException e) {
-            markDown(describe(e));
-            throw new RedisUnavailable(describe(e));
         } catch (JedisException e) {
-            // pool exhausted for longer than the timeout: as slow as an unreachable server
-            markDown(describe(e));
-            throw new RedisUnavailable(describe(e));
+            // unreachable, or a pool exhausted for longer than the timeout: as slow as an unreachable server
+            throw down(RedisFailure.describe(e));
         }
     }
 
-    private static String describe(Exception e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+    private RedisUnavailable down(String why) {
+        markDown(why);
+        return new RedisUnavailable(why);
     }
 
     private void markDown(String why) {
+        lastFailure = why;
         if (up.compareAndSet(true, false)) {
             everDown = true;
             transitions.incrementAndGet();
@@ -201,13 +180,14 @@ public final class RedisLink implements AutoCloseable {
     private void markUp() {
         // pooled connections opened before the outage point at a dead socket (or a restarted
         // server): drop them so the first call after recovery does not fail and flap the link
-        client.getPool().clear();
+        connector.dropIdle();
         if (up.compareAndSet(false, true)) {
+            String at = endpoint instanceof RedisEndpoint.Standalone ? "" : " (now " + connector.current() + ")";
             if (everDown) {
                 transitions.incrementAndGet();
-                log.accept("cluster limiter: " + endpoint + " reachable again; cluster-wide limits resumed");
+                log.accept("cluster limiter: " + endpoint + " reachable again" + at + "; cluster-wide limits resumed");
             } else {
-                log.accept("cluster limiter: connected to " + endpoint + "; limits shared through redis");
+                log.accept("cluster limiter: connected to " + endpoint + at + "; limits shared through redis");
             }
             notifyAll(Listener::linkUp);
         }
@@ -217,28 +197,41 @@ public final class RedisLink implements AutoCloseable {
         Thread.ofVirtual().name("shaper-redis-transition").start(() -> listeners.forEach(event));
     }
 
-    /** Connects, subscribes, and after any loss of the subscription waits {@link #RETRY} and starts over. */
+    /**
+     * Connects, subscribes, and after any loss of the subscription starts over. A subscription
+     * lost while the link is up (its node was demoted to a replica after a failover, or the
+     * subscriber was moved to the new master) is reopened at once and is no outage by itself;
+     * only a failed connection marks the link down, and then attempts come every {@link #RETRY}.
+     */
     private void supervise() {
         boolean firstFailure = true;
         while (running) {
-            try (Jedis sub = new Jedis(new HostAndPort(endpoint.host(), endpoint.port()), clientConfig)) {
-                sub.ping();
+            Grants grants = new Grants();
+            try (Jedis sub = connector.connect()) {
                 subscriberConnection = sub;
-                sub.subscribe(new Grants(), channelPrefix + instance);
+                sub.subscribe(grants, channelPrefix + instance);
             } catch (RuntimeException e) {
+                if (grants.established && up.get() && running) {
+                    continue; // the subscription dropped while the scripts still ran: reconnect before calling it an outage
+                }
+                String why = RedisFailure.describe(e, endpoint.tls());
                 if (!up.get() && firstFailure && !everDown) {
                     everDown = true;
                     transitions.incrementAndGet();
-                    log.accept("cluster limiter: " + endpoint + " unreachable at start (" + describe(e) + "); fallback "
+                    lastFailure = why;
+                    log.accept("cluster limiter: " + endpoint + " unreachable at start (" + why + "); fallback "
                             + fallback.name().toLowerCase() + " until it answers");
                 }
                 firstFailure = false;
-                markDown(describe(e));
+                markDown(why);
             } finally {
                 subscriberConnection = null;
             }
             if (!running) {
                 return;
+            }
+            if (up.get()) {
+                continue; // the subscription ended without an error (the connection was closed to move it)
             }
             try {
                 Thread.sleep(RETRY);
@@ -248,10 +241,25 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
+    /** Closes the subscriber connection so the supervisor reopens it where the connector now points (a new master). */
+    private void resubscribe() {
+        Jedis sub = subscriberConnection;
+        if (sub != null) {
+            try {
+                sub.disconnect();
+            } catch (RuntimeException ignored) {
+                // already broken: the supervisor reconnects anyway
+            }
+        }
+    }
+
     /** The instance's grant channel: each message is {@code <limiter base key> <ticket id>}. */
     private final class Grants extends JedisPubSub {
+        volatile boolean established;
+
         @Override
         public void onSubscribe(String channel, int count) {
+            established = true;
             markUp();
         }
 
@@ -283,6 +291,6 @@ public final class RedisLink implements AutoCloseable {
             }
         }
         supervisor.interrupt();
-        client.close();
+        connector.close();
     }
 }

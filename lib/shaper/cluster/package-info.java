@@ -1,10 +1,20 @@
 /**
  * Cluster mode: one provider's limiters shared by several shaper instances through Redis
- * ({@code -limiter-backend redis://host:port[/db]}). Each limiter (route, group, default pool,
- * global, large-request gate) becomes a {@link shaper.cluster.ClusterLimiter}: a lease semaphore
- * whose permits are unique ids with an expiry in a Redis sorted set, and whose waiters hold
- * cluster-wide arrival tickets. All state changes run as server-side scripts
- * ({@link shaper.cluster.LeaseScripts}) on the server's clock.
+ * ({@code -limiter-backend}: {@code redis://}, {@code rediss://}, {@code redis-sentinel://},
+ * {@code redis-cluster://}, parsed into a {@link shaper.cluster.RedisEndpoint}). Each limiter
+ * (route, group, default pool, global, large-request gate) becomes a
+ * {@link shaper.cluster.ClusterLimiter}: a lease semaphore whose permits are unique ids with an
+ * expiry in a Redis sorted set, and whose waiters hold cluster-wide arrival tickets. All state
+ * changes run as server-side scripts ({@link shaper.cluster.LeaseScripts}) on the server's clock,
+ * called through {@link shaper.cluster.LeaseCalls} with typed replies; every key of one limiter
+ * carries one hash tag, so on Redis Cluster each script touches one slot.
+ *
+ * <p>Parts: {@link shaper.cluster.RedisLink} (up/down, the grant subscription) over a
+ * {@link shaper.cluster.RedisConnector} (what differs per kind), {@link shaper.cluster.RedisAuth}
+ * and {@link shaper.cluster.RedisTls} (credentials and certificates, read once at startup),
+ * {@link shaper.cluster.LocalFallback} (admission while Redis is away),
+ * {@link shaper.cluster.LeaseRenewal} (the periodic round) and {@link shaper.cluster.GrantPump}
+ * (grants of slots that return by time).
  *
  * <pre>
  *  instance A                    Redis (namespace:key)                    instance B
@@ -30,8 +40,11 @@
  *     unused. A crashed instance's slots return within one lease.</li>
  * <li><b>Fallback.</b> Any failed or slow call (over the call timeout) marks the
  *     {@link shaper.cluster.RedisLink} down; {@code local} then admits through an in-process
- *     limiter of the same size, {@code closed} answers 503. Transitions are logged once each and
- *     counted; recovery is automatic.</li>
+ *     limiter of the same size in which the permits Redis granted before the outage take their
+ *     slots first (so the cluster runs at most instances × limit, the switch included),
+ *     {@code closed} answers 503. Transitions are logged once each and counted; recovery is
+ *     automatic. A failover (Sentinel, or a cluster node's) may lose permits written just before
+ *     it: each instance registers its own again within one renewal period.</li>
  * </ul>
  * Thread-safe throughout; a waiting virtual thread parks on its ticket's condition.
  */

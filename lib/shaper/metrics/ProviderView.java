@@ -36,7 +36,7 @@ public record ProviderView(String name, List<String> limits, ProviderLimiters li
     /** The view of an assembled provider. */
     public static ProviderView of(ProviderAssembly p) {
         return new ProviderView(p.name(), p.config().admission().limits(), p.limiters(), p.breaker(), p.publisher().journal(),
-                p.publisher().counters(), () -> p.cluster().map(ClusterBackend::snapshot));
+                p.publisher().counters(), () -> p.cluster().map(ClusterBackend::snapshotWithQueue));
     }
 
     /** A provider whose limiters are in-process. */

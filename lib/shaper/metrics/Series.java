@@ -9,7 +9,7 @@ import java.util.List;
  */
 public enum Series {
     ACTIVE("shaper_active", Type.GAUGE, List.of(), "Exchanges admitted and not finished (limited and passthrough)"),
-    QUEUED("shaper_queued", Type.GAUGE, List.of(), "Requests waiting for a route, default-pool, global or large-request slot"),
+    QUEUED("shaper_queued", Type.GAUGE, List.of(), "Requests waiting on this instance for a route, default-pool, global or large-request slot"),
     OLDEST_QUEUED("shaper_oldest_queued_seconds", Type.GAUGE, List.of(),
             "Age of the oldest limited request waiting on either limiter; 0 when none waits"),
     RETRIES_IN_FLIGHT("shaper_retries_in_flight", Type.GAUGE, List.of(), "Exchanges on a second or later attempt or in a retry backoff"),
@@ -51,6 +51,8 @@ public enum Series {
             "Tokens (or requests) in the budget's bucket now, per kind; negative while a request larger than the bucket is paid back"),
     BUDGET_WAITS("shaper_budget_waits_total", Type.COUNTER, List.of("kind"),
             "Requests that waited for the budget, by what they waited for (requests, tokens, input, output, retry_after)"),
+    CLUSTER_QUEUED("shaper_cluster_queued", Type.GAUGE, List.of(),
+            "Requests of every instance waiting in the provider's Redis queues; absent when in-process or while Redis is unreachable"),
     BUILD_INFO("shaper_build_info", Type.GAUGE, List.of("version"), "Always 1; the version label names the running build");
 
     /** The exposition type of a family. */

@@ -92,6 +92,10 @@ public final class ShaperMetrics {
                 .help(Series.LIMITER_BACKEND_TRANSITIONS.help()).labelNames(Series.LIMITER_BACKEND_TRANSITIONS.labelNames())
                 .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get()
                         .ifPresent(l -> cb.call(l.transitions(), p.name())))).build());
+        register(GaugeWithCallback.builder().name(Series.CLUSTER_QUEUED.metricName()).help(Series.CLUSTER_QUEUED.help())
+                .labelNames(Series.CLUSTER_QUEUED.labelNames())
+                .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get().filter(l -> l.clusterWaiters() >= 0)
+                        .ifPresent(l -> cb.call(l.clusterWaiters(), p.name())))).build());
         register(GaugeWithCallback.builder().name(Series.BUILD_INFO.metricName()).help(Series.BUILD_INFO.help())
                 .labelNames(Series.BUILD_INFO.labelNames())
                 .callback(cb -> this.providers.forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());

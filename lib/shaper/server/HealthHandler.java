@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,20 +21,31 @@ import shaper.config.UpstreamUrl;
 
 /**
  * {@code GET /__shaper/health}: answered by the proxy itself, never forwarded. The launcher uses it
- * to tell a running shaper from any other program holding the port.
+ * to tell a running shaper from any other program holding the port. A clustered provider's entry
+ * carries its Redis link ({@code limiter}: up or on its fallback, endpoint kind, current master),
+ * read at each request; the status stays 200 during an outage, since the proxy still serves.
  */
 final class HealthHandler {
     static final String PATH = "/__shaper/health";
 
-    private final byte[] body;
+    private final List<ProviderConfig> providers;
+    private final Function<String, Optional<Map<String, Object>>> limiterLinks;
 
-    HealthHandler(List<ProviderConfig> providers) {
-        List<Map<String, String>> list = new ArrayList<>();
+    /** @param limiterLinks a provider's cluster link as the health object, empty when its limiters are in-process */
+    HealthHandler(List<ProviderConfig> providers, Function<String, Optional<Map<String, Object>>> limiterLinks) {
+        this.providers = List.copyOf(providers);
+        this.limiterLinks = limiterLinks;
+        body(); // fail at startup, not at the first health check
+    }
+
+    private byte[] body() {
+        List<Map<String, Object>> list = new ArrayList<>();
         for (ProviderConfig p : providers) {
-            Map<String, String> entry = new LinkedHashMap<>();
+            Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("name", p.name());
             entry.put("prefix", p.prefix().isEmpty() ? "/" : p.prefix());
             entry.put("upstream", UpstreamUrl.display(p.upstream()));
+            limiterLinks.apply(p.name()).ifPresent(link -> entry.put("limiter", link));
             list.add(entry);
         }
         Map<String, Object> doc = new LinkedHashMap<>();
@@ -41,7 +54,7 @@ final class HealthHandler {
         doc.put("version", Version.VERSION);
         doc.put("providers", list);
         try {
-            this.body = new ObjectMapper().writeValueAsBytes(doc);
+            return new ObjectMapper().writeValueAsBytes(doc);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -53,6 +66,6 @@ final class HealthHandler {
                     .header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send("method not allowed\n");
             return;
         }
-        res.header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderValues.create("Cache-Control", "no-store")).send(body);
+        res.header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderValues.create("Cache-Control", "no-store")).send(body());
     }
 }

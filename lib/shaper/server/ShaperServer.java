@@ -108,7 +108,8 @@ public final class ShaperServer {
             throw e;
         }
         List<ProxyHandler> handlers = providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls(), services.stop())).toList();
-        MountTable table = new MountTable(handlers, keys, new HealthHandler(config.providers()), services.log());
+        MountTable table = new MountTable(handlers, keys, new HealthHandler(config.providers(), name -> providers.stream()
+                .filter(p -> p.name().equals(name)).findFirst().flatMap(ProviderAssembly::cluster).map(c -> c.snapshot().health())), services.log());
         WebServer server = ShaperListener.start(config.server(), table, services.log());
         ShaperServer shaper = new ShaperServer(server, providers, services, Optional.empty(), config.server().shutdownGrace());
         if (config.server().metricsBind().isPresent()) {
@@ -209,7 +210,7 @@ public final class ShaperServer {
 
     /** The named provider's cluster link (up or on its fallback, transitions), empty when its limiters are in-process. */
     public Optional<LinkSnapshot> limiterBackend(String provider) {
-        return assembly(provider).cluster().map(ClusterBackend::snapshot);
+        return assembly(provider).cluster().map(ClusterBackend::snapshotWithQueue);
     }
 
     /** Stops at once: in-flight exchanges are cut (tests, and a second SIGINT). */

@@ -20,6 +20,7 @@ import shaper.testing.ScriptedUpstream;
 class ClusterLimitersTest {
     private static final java.time.Duration BOUND = java.time.Duration.ofSeconds(20);
 
+    /** This instance's own waiters on the limiter named {@code ...suffix}. */
     private static int waitersOf(RunningShaper s, String suffix) {
         return s.server().limiters("default").stream().filter(l -> l.name().endsWith(suffix)).mapToInt(LimiterSnapshot::waiters).sum();
     }
@@ -49,15 +50,15 @@ class ClusterLimitersTest {
                 RunningShaper.await("route and gate slots held on the first instance", BOUND, () -> up.inFlight() == 2);
 
                 var routeQueued = Clients.getAsync(b.uri("/v1/route"));
-                RunningShaper.await("route waiter on the other instance", BOUND, () -> waitersOf(a, "GET /v1/route:1") == 1);
+                RunningShaper.await("route waiter on the other instance", BOUND, () -> waitersOf(b, "GET /v1/route:1") == 1);
                 var bigQueued = java.util.concurrent.CompletableFuture.supplyAsync(() -> post(b, "/v1/big", big));
-                RunningShaper.await("large-request waiter on the other instance", BOUND, () -> waitersOf(a, "large-request gate") == 1);
+                RunningShaper.await("large-request waiter on the other instance", BOUND, () -> waitersOf(b, "large-request gate") == 1);
 
                 var passHeld = Clients.getAsync(b.uri("/v1/other?hold=1"));
                 // global: route, large, the queued large request (it keeps its global slot while it waits on the gate), this one
                 RunningShaper.await("the fourth global slot held", BOUND, () -> up.inFlight() == 3);
                 var passQueued = Clients.getAsync(a.uri("/v1/other"));
-                RunningShaper.await("global waiter on the first instance", BOUND, () -> waitersOf(b, "global") == 1);
+                RunningShaper.await("global waiter on the first instance", BOUND, () -> waitersOf(a, "global") == 1);
 
                 assertEquals(3, up.requests().size(), "nothing queued reached the upstream");
                 gate.countDown();

@@ -56,8 +56,9 @@ class ClusterQueueTest {
         return pair;
     }
 
-    static int waiters(RunningShaper s) {
-        return s.server().limiters("default").stream().mapToInt(LimiterSnapshot::waiters).sum();
+    /** Requests queued in Redis by every instance, as {@code s} sees the cluster's queue. */
+    static long waiters(RunningShaper s) {
+        return s.server().limiterBackend("default").orElseThrow().clusterWaiters();
     }
 
     static ScriptedUpstream gatedHold(CountDownLatch gate) {

@@ -16,38 +16,74 @@ import shaper.testing.RunningShaper;
 import shaper.testing.TestNet;
 
 /**
- * A real {@code redis-server} on a free loopback port, without persistence, stopped by its own PID.
- * {@link #kill()} then {@link #start()} again restarts it on the same port with empty data, as a
- * crashed Redis without persistence comes back.
+ * A real {@code redis-server} (or sentinel) on a free loopback port, without persistence, stopped
+ * by its own PID. {@link #kill()} then {@link #start()} again restarts it on the same port with
+ * empty data, as a crashed Redis without persistence comes back.
  */
 final class RedisProcess implements AutoCloseable {
     private static final Duration START_BOUND = Duration.ofSeconds(20);
+    /** What a server logs once it serves (plain or TLS), and what a sentinel logs once it monitors. */
+    static final String SERVER_READY = "Ready to accept connections";
+    static final String SENTINEL_READY = "+monitor master";
+
+    /** The command line of a server or sentinel on {@code port}, its files in {@code dir}. */
+    interface Argv {
+        List<String> of(int port, Path dir) throws IOException;
+    }
 
     private final int port;
     private final Path dir;
+    private final Argv argv;
+    private final String ready;
     private Process process;
 
-    private RedisProcess(int port) throws IOException {
+    private RedisProcess(int port, Argv argv, String ready) throws IOException {
         this.port = port;
         this.dir = Files.createTempDirectory("shaper-redis");
+        this.argv = argv;
+        this.ready = ready;
     }
 
-    /** Starts a fresh server on a free port. */
+    /** Starts a fresh plain server on a free port. */
     static RedisProcess startFresh() throws IOException {
-        RedisProcess r = new RedisProcess(TestNet.freePort());
+        return launch((port, dir) -> plain(port, dir), SERVER_READY);
+    }
+
+    /** Starts a process on a free port and waits until its log shows {@code ready}. */
+    static RedisProcess launch(Argv argv, String ready) throws IOException {
+        RedisProcess r = new RedisProcess(TestNet.freePort(), argv, ready);
         r.start();
         return r;
     }
 
-    /** Starts (or restarts) the server on this port and waits until it answers PING. */
+    /** The arguments of a plain server without persistence; callers append to them. */
+    static List<String> plain(int port, Path dir) {
+        return new java.util.ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+    }
+
+    /** Starts (or restarts) the process on this port and waits until it says it is ready. */
     void start() throws IOException {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("redis already running");
         }
-        process = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString()))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
-        RunningShaper.await("redis-server on port " + port, START_BOUND, () -> process.isAlive() && "+PONG".equals(command("PING")));
+        Path log = dir.resolve("redis.log");
+        process = new ProcessBuilder(argv.of(port, dir)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        RunningShaper.await("redis on port " + port, START_BOUND, () -> {
+            if (!process.isAlive()) {
+                throw new AssertionError("redis on port " + port + " exited: " + TestNet.read(log));
+            }
+            return TestNet.read(log).contains(ready);
+        });
+    }
+
+    /** The process's log so far. */
+    String log() {
+        return TestNet.read(dir.resolve("redis.log"));
+    }
+
+    Path dir() {
+        return dir;
     }
 
     /** SIGKILL, then waits until the process is gone. */

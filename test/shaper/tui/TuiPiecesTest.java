@@ -27,12 +27,12 @@ class TuiPiecesTest {
         Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
         TransitionToasts t = new TransitionToasts(toasts);
         t.breaker("alpha", breaker(BreakerState.CLOSED));
-        t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", true, 0, RedisFallback.LOCAL)));
+        t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", true, 0, RedisFallback.LOCAL, "127.0.0.1:6379", null, 0)));
         assertTrue(toasts.showing(NOW).isEmpty(), "the first sight posts nothing");
         t.breaker("alpha", breaker(BreakerState.OPEN));
-        t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", false, 1, RedisFallback.LOCAL)));
-        t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", false, 0, RedisFallback.CLOSED)));
-        t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", true, 2, RedisFallback.CLOSED)));
+        t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", false, 1, RedisFallback.LOCAL, "127.0.0.1:6379", null, 0)));
+        t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", false, 0, RedisFallback.CLOSED, "127.0.0.1:6379", null, 0)));
+        t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", true, 2, RedisFallback.CLOSED, "127.0.0.1:6379", null, 0)));
         List<Toasts.Toast> shown = toasts.showing(NOW);
         assertEquals(List.of(Toasts.Kind.ERROR, Toasts.Kind.WARN, Toasts.Kind.OK), shown.stream().map(Toasts.Toast::kind).toList());
         assertTrue(shown.get(0).text().startsWith("alpha: circuit breaker open"), shown.toString());

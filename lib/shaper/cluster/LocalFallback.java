@@ -1,0 +1,124 @@
+package shaper.cluster;
+
+import java.time.Duration;
+import java.util.Collection;
+
+import shaper.limit.FifoLimiter;
+import shaper.limit.LimiterSnapshot;
+import shaper.limit.LimiterUnavailableException;
+import shaper.limit.Permit;
+import shaper.limit.QueueFullException;
+import shaper.limit.Ticket;
+import shaper.limit.TimeSource;
+
+/**
+ * What one {@link ClusterLimiter} admits through while its Redis link is down: nothing
+ * ({@link RedisFallback#CLOSED}), or an in-process {@link FifoLimiter} of the same size
+ * ({@link RedisFallback#LOCAL}).
+ *
+ * <p>The bound it keeps: this instance never runs more than {@code limit} exchanges of the limiter
+ * during an outage, <b>counting the ones Redis granted before it</b>. Before any fallback admission
+ * (and first thing when the link goes down, before queued tickets move here) every running permit
+ * takes a local slot. A running permit that finds none (more were running than the limit, after a
+ * re-registration past it, or slots still cooling) is counted by hand-over instead: when a counted
+ * permit ends during the outage its local slot passes to an uncounted one rather than to a waiter.
+ * So the cluster as a whole runs at most instances × limit while Redis is away. Thread-safe: the
+ * counting runs under one lock, so an admission never overtakes it.
+ */
+final class LocalFallback {
+    static final String UNAVAILABLE = "cluster limiter unavailable (redis unreachable)";
+
+    private final String name;
+    private final RedisFallback mode;
+    private final FifoLimiter local;
+    private final Object countLock = new Object();
+
+    LocalFallback(String name, RedisFallback mode, int limit, Duration releaseCooldown, Duration headroomWindow, TimeSource time) {
+        this.name = name;
+        this.mode = mode;
+        this.local = new FifoLimiter(name, limit, releaseCooldown, headroomWindow, time);
+    }
+
+    RedisFallback mode() {
+        return mode;
+    }
+
+    /**
+     * Joins the local queue after counting {@code running}.
+     *
+     * @throws LimiterUnavailableException failing closed
+     */
+    Ticket enqueue(int maxDepth, Collection<ClusterPermit> running) throws QueueFullException, LimiterUnavailableException {
+        refuseIfClosed();
+        count(running);
+        return local.enqueue(maxDepth);
+    }
+
+    /** A free local slot after counting {@code running}, or null. */
+    Permit tryAcquire(Collection<ClusterPermit> running) throws LimiterUnavailableException {
+        refuseIfClosed();
+        count(running);
+        return local.tryAcquire();
+    }
+
+    /** A place in the local queue for a ticket whose Redis queue was lost; {@code null} when failing closed. */
+    Ticket requeue() {
+        if (mode == RedisFallback.CLOSED) {
+            return null;
+        }
+        try {
+            return local.enqueue(0);
+        } catch (QueueFullException e) {
+            throw new IllegalStateException("an unbounded enqueue was refused", e);
+        }
+    }
+
+    /** Gives every running permit that has none a local slot while one is free (see the class doc). */
+    void count(Collection<ClusterPermit> running) {
+        if (mode == RedisFallback.CLOSED) {
+            return;
+        }
+        synchronized (countLock) {
+            for (ClusterPermit p : running) {
+                if (!p.counted()) {
+                    Permit slot = local.tryAcquire();
+                    if (slot == null) {
+                        return; // the rest are counted by hand-over as slots come back
+                    }
+                    if (!p.countWith(slot)) {
+                        slot.release(); // it ended meanwhile: the slot was never used
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A counted permit ended during the outage: its slot goes to a running permit still uncounted,
+     * if there is one ({@code true}); otherwise the caller releases it as usual.
+     */
+    boolean handOver(Permit slot, Collection<ClusterPermit> running) {
+        synchronized (countLock) {
+            for (ClusterPermit p : running) {
+                if (!p.counted() && p.countWith(slot)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    void onRateLimited() {
+        local.onRateLimited();
+    }
+
+    LimiterSnapshot snapshot() {
+        return local.snapshot();
+    }
+
+    private void refuseIfClosed() throws LimiterUnavailableException {
+        if (mode == RedisFallback.CLOSED) {
+            throw new LimiterUnavailableException(name, UNAVAILABLE);
+        }
+    }
+}
