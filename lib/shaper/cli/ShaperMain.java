@@ -9,6 +9,7 @@ import java.util.List;
 
 import shaper.Version;
 import shaper.config.ConfigException;
+import shaper.configfile.ConfigLoader;
 import shaper.server.ShaperServer;
 import shaper.tui.TuiMain;
 import shaper.signal.Signals;
@@ -30,7 +31,7 @@ public final class ShaperMain {
     public static int run(String[] argv, PrintStream out, PrintStream err) {
         Invocation invocation;
         try {
-            invocation = CommandLineParser.parse(List.of(argv));
+            invocation = ConfigLoader.parse(List.of(argv));
         } catch (UsageException e) {
             err.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
             err.println("Run '" + CommandLineParser.PROGRAM + " -h' for the flag reference.");
@@ -42,6 +43,11 @@ public final class ShaperMain {
         return switch (invocation) {
             case Invocation.Help help -> {
                 out.print(help.text());
+                out.flush();
+                yield 0;
+            }
+            case Invocation.PrintConfig print -> {
+                out.print(print.yaml());
                 out.flush();
                 yield 0;
             }
