@@ -77,6 +77,7 @@ public final class ShaperServer {
     private final List<Mount> mounts;
     private final List<Admitter> admitters;
     private final Duration grace;
+    private final shaper.reload.ReloadStatus reloads = shaper.reload.ReloadStatus.fixed();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch cutNow = new CountDownLatch(1);
     private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
@@ -252,6 +253,18 @@ public final class ShaperServer {
         } catch (ConfigException e) {
             throw new ConfigException("provider \"" + p.name() + "\": " + e.getMessage());
         }
+    }
+
+    /** Reloads so far (generation, file hash, counts), for health and metrics. */
+    public shaper.reload.ReloadStatus reloadStatus() {
+        return reloads;
+    }
+
+    /** Applies a reloaded configuration to this running proxy. */
+    public shaper.reload.ReloadTarget reloadTarget() {
+        return diff -> {
+            throw new ConfigException("live reload is not available in this build");
+        };
     }
 
     /** The single route that production and tests share: every method and path goes to the mount table. */
