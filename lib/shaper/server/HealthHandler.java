@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,19 +17,33 @@ import io.helidon.webserver.http.ServerResponse;
 import shaper.Version;
 import shaper.config.ProviderConfig;
 import shaper.config.UpstreamUrl;
+import shaper.reload.ReloadStatus;
 
 /**
  * {@code GET /__shaper/health}: answered by the proxy itself, never forwarded. The launcher uses it
- * to tell a running shaper from any other program holding the port.
+ * to tell a running shaper from any other program holding the port. It shows the providers in force
+ * and the configuration generation (1 at startup, +1 per applied reload) with the file's hash.
  */
 final class HealthHandler {
     static final String PATH = "/__shaper/health";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final byte[] body;
+    private final Supplier<List<ProviderConfig>> providers;
+    private final ReloadStatus reloads;
 
     HealthHandler(List<ProviderConfig> providers) {
+        this(() -> providers, ReloadStatus.fixed());
+    }
+
+    /** @param providers the providers in force at the time of each request */
+    HealthHandler(Supplier<List<ProviderConfig>> providers, ReloadStatus reloads) {
+        this.providers = providers;
+        this.reloads = reloads;
+    }
+
+    private byte[] body() {
         List<Map<String, String>> list = new ArrayList<>();
-        for (ProviderConfig p : providers) {
+        for (ProviderConfig p : providers.get()) {
             Map<String, String> entry = new LinkedHashMap<>();
             entry.put("name", p.name());
             entry.put("prefix", p.prefix().isEmpty() ? "/" : p.prefix());
@@ -40,8 +55,10 @@ final class HealthHandler {
         doc.put("pid", ProcessHandle.current().pid());
         doc.put("version", Version.VERSION);
         doc.put("providers", list);
+        doc.put("config_generation", reloads.generation());
+        reloads.fileHash().ifPresent(h -> doc.put("config_sha256", h));
         try {
-            this.body = new ObjectMapper().writeValueAsBytes(doc);
+            return JSON.writeValueAsBytes(doc);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -53,6 +70,6 @@ final class HealthHandler {
                     .header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send("method not allowed\n");
             return;
         }
-        res.header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderValues.create("Cache-Control", "no-store")).send(body);
+        res.header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderValues.create("Cache-Control", "no-store")).send(body());
     }
 }

@@ -1,0 +1,46 @@
+package shaper.reload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import shaper.testing.ScriptedUpstream;
+
+/** A file that does not load, or does not apply, changes nothing: the old configuration keeps serving. */
+class ReloadRejectsBadFileTest {
+    @TempDir
+    Path dir;
+
+    private static int get(LiveShaper s, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(s.uri(path)).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    void aBadFileKeepsTheRunningConfiguration() throws Exception {
+        try (ScriptedUpstream upstream = ScriptedUpstream.ok("a");
+             LiveShaper s = LiveShaper.start(dir.resolve("shaper.yaml"), "providers:\n  - name: a\n    upstream: " + upstream.url()
+                     + "\n    prefix: /a\n")) {
+            String original = s.server.reloadStatus().fileHash().orElseThrow();
+            assertFalse(s.reloadWith("providers:\n  - name: a\n    upstream: " + upstream.url() + "\n    prefix: /b\n    concurency: 2\n"));
+            assertTrue(s.log().contains("config reload failed") && s.log().contains(s.file + ":5:5: unknown key \"concurency\""), s.log());
+            assertFalse(s.reloadWith("providers:\n  - name: a\n    upstream: " + upstream.url() + "\n    prefix: /b\n"
+                    + "    auth-source: env:SHAPER_TEST_UNSET_VARIABLE_FOR_RELOAD\n"));
+            assertTrue(s.log().contains("SHAPER_TEST_UNSET_VARIABLE_FOR_RELOAD"), "a secret that cannot be read is refused before anything changes");
+            assertEquals(200, get(s, "/a/x"), "the old mount still serves");
+            assertEquals(404, get(s, "/b/x"));
+            assertEquals(1, s.server.reloadStatus().generation());
+            assertEquals(2, s.server.reloadStatus().failed());
+            assertEquals(original, s.server.reloadStatus().fileHash().orElseThrow());
+        }
+    }
+}
