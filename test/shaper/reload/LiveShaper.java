@@ -53,6 +53,11 @@ final class LiveShaper implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.port() + path);
     }
 
+    /** Waits (bounded) until the log holds {@code text}: the server's log is written by its own thread. */
+    void awaitLog(String text) {
+        shaper.testing.RunningShaper.await("log line containing " + text, java.time.Duration.ofSeconds(20), () -> log().contains(text));
+    }
+
     String log() {
         synchronized (out) {
             return out.toString(StandardCharsets.UTF_8);

@@ -52,7 +52,7 @@ class ReloadProvidersTest {
             RunningShaper.await("both streams open", BOUND, () -> a.open() == 1 && b.open() == 1);
 
             assertTrue(s.reloadWith("providers:\n" + entry("a", a2.url()) + entry("c", c.url())), s.log());
-            assertTrue(s.log().contains("added [c], removed [b], changed [a]"), s.log());
+            s.awaitLog("providers added [c], removed [b], changed [a]");
 
             assertEquals("c", get(s, "/c/v1/models").body(), "an added provider serves at once");
             HttpResponse<String> gone = get(s, "/b/v1/models");
