@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import shaper.Version;
@@ -25,33 +25,45 @@ import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeRecord;
 import shaper.observe.InFlight;
 import shaper.observe.RouteKind;
+import shaper.reload.ReloadStatus;
 
 /**
  * The Prometheus model of every provider's state, on the Prometheus Java client: gauges and
  * counters are callbacks that read snapshots at scrape time (nothing is counted twice: the
  * counters are {@link ExchangeCounters}, fed by each exchange's record), and the four
- * histograms are observed from each {@link ExchangeRecord} by {@link #observer}. One family holds
+ * histograms ({@link ExchangeHistograms}) are observed from each {@link ExchangeRecord}. One family holds
  * every provider's series, so each family is one contiguous block, as the format requires.
  *
  * <p>Thread-safe. A scrape costs one snapshot of each limiter, breaker and in-flight list.
  */
 public final class ShaperMetrics {
-    private static final double[] QUEUE_BUCKETS = {0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300};
-    private static final double[] PROXY_BUCKETS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1};
-    private static final double[] RESPONSE_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600};
-
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
-    private final List<ProviderView> providers;
-    private final Map<String, RouteLabels> routeLabels = new HashMap<>();
-    private final Histogram queueWait;
-    private final Histogram proxyAdded;
-    private final Histogram firstByte;
-    private final Histogram duration;
+    private final Supplier<List<ProviderView>> providers;
+    /** Route labels per {@code -limit} list: computed once per list, a reload's new list gets its own. */
+    private final Map<List<String>, RouteLabels> routeLabels = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ExchangeHistograms histograms;
 
+    /** Metrics over {@code providers}, with histograms of their own. */
     public ShaperMetrics(List<ProviderView> providers) {
-        this.providers = List.copyOf(providers);
-        providers.forEach(p -> routeLabels.put(p.name(), RouteLabels.of(p.limits())));
+        this(providers, new ExchangeHistograms());
+    }
+
+    /**
+     * Metrics over {@code providers} whose histograms are {@code histograms}: built before the
+     * providers (each provider's publisher observes into them from its first exchange).
+     */
+    public ShaperMetrics(List<ProviderView> providers, ExchangeHistograms histograms) {
+        this(() -> providers, histograms, ReloadStatus.fixed());
+    }
+
+    /**
+     * Metrics over the providers in force at each scrape (a reload replaces them) and the reloads so far.
+     *
+     * @param providers read at every scrape
+     */
+    public ShaperMetrics(Supplier<List<ProviderView>> providers, ExchangeHistograms histograms, ReloadStatus reloads) {
+        this.providers = providers;
         gauge(Series.ACTIVE, p -> p.journal().activeCount());
         gauge(Series.QUEUED, p -> p.limiters().snapshots().stream().mapToLong(LimiterSnapshot::waiters).sum());
         seconds(Series.OLDEST_QUEUED, ShaperMetrics::oldestLimitedWait);
@@ -63,7 +75,7 @@ public final class ShaperMetrics {
         counter(Series.QUEUE_REJECTED, s -> s.queueRejected());
         register(CounterWithCallback.builder().name(Series.REQUESTS.builderName()).help(Series.REQUESTS.help())
                 .labelNames(Series.REQUESTS.labelNames())
-                .callback(cb -> this.providers.forEach(p -> {
+                .callback(cb -> this.providers.get().forEach(p -> {
                     ExchangeCounters.Snapshot s = p.counters().snapshot();
                     for (int c = 1; c <= 5; c++) {
                         cb.call(s.status(c), p.name(), c + "xx");
@@ -71,7 +83,7 @@ public final class ShaperMetrics {
                 })).build());
         register(GaugeWithCallback.builder().name(Series.BREAKER_STATE.metricName()).help(Series.BREAKER_STATE.help())
                 .labelNames(Series.BREAKER_STATE.labelNames())
-                .callback(cb -> this.providers.stream().filter(p -> p.breaker().config().enabled()).forEach(p -> {
+                .callback(cb -> this.providers.get().stream().filter(p -> p.breaker().config().enabled()).forEach(p -> {
                     BreakerSnapshot b = p.breaker().snapshot();
                     cb.call(b.state().metricValue(), p.name());
                 })).build());
@@ -81,42 +93,32 @@ public final class ShaperMetrics {
         register(GaugeWithCallback.builder().name(Series.ROUTE_OLDEST_QUEUED.metricName()).help(Series.ROUTE_OLDEST_QUEUED.help())
                 .labelNames(Series.ROUTE_OLDEST_QUEUED.labelNames())
                 .callback(cb -> routeWaits().forEach(w -> cb.call(w.oldestSeconds(), w.provider(), w.method(), w.path()))).build());
-        queueWait = histogram(Series.QUEUE_WAIT, QUEUE_BUCKETS);
-        proxyAdded = histogram(Series.PROXY_ADDED, PROXY_BUCKETS);
-        firstByte = histogram(Series.TIME_TO_FIRST_BYTE, RESPONSE_BUCKETS);
-        duration = histogram(Series.EXCHANGE_DURATION, RESPONSE_BUCKETS);
+        this.histograms = histograms;
+        histograms.all().forEach(this::register);
         register(GaugeWithCallback.builder().name(Series.LIMITER_BACKEND_UP.metricName()).help(Series.LIMITER_BACKEND_UP.help())
                 .labelNames(Series.LIMITER_BACKEND_UP.labelNames())
-                .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get()
+                .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
                         .ifPresent(l -> cb.call(l.up() ? 1 : 0, p.name())))).build());
         register(CounterWithCallback.builder().name(Series.LIMITER_BACKEND_TRANSITIONS.builderName())
                 .help(Series.LIMITER_BACKEND_TRANSITIONS.help()).labelNames(Series.LIMITER_BACKEND_TRANSITIONS.labelNames())
-                .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get()
+                .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
                         .ifPresent(l -> cb.call(l.transitions(), p.name())))).build());
         register(GaugeWithCallback.builder().name(Series.BUILD_INFO.metricName()).help(Series.BUILD_INFO.help())
                 .labelNames(Series.BUILD_INFO.labelNames())
-                .callback(cb -> this.providers.forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());
+                .callback(cb -> this.providers.get().forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());
+        register(CounterWithCallback.builder().name(Series.CONFIG_RELOADS.builderName()).help(Series.CONFIG_RELOADS.help())
+                .labelNames(Series.CONFIG_RELOADS.labelNames())
+                .callback(cb -> {
+                    cb.call(reloads.succeeded(), "ok");
+                    cb.call(reloads.failed(), "error");
+                }).build());
+        register(GaugeWithCallback.builder().name(Series.CONFIG_GENERATION.metricName()).help(Series.CONFIG_GENERATION.help())
+                .callback(cb -> cb.call(reloads.generation())).build());
     }
 
-    /**
-     * The histogram observer for {@code provider}'s records, handed to its publisher. Exchanges that
-     * asked no limiter for a slot (circuit rejections, upgrades, unbounded passthrough) add no queue-wait sample.
-     */
+    /** The histogram observer for {@code provider}'s records; see {@link ExchangeHistograms#observer}. */
     public Consumer<ExchangeRecord> observer(String provider) {
-        io.prometheus.metrics.core.datapoints.DistributionDataPoint wait = queueWait.labelValues(provider);
-        io.prometheus.metrics.core.datapoints.DistributionDataPoint added = proxyAdded.labelValues(provider);
-        io.prometheus.metrics.core.datapoints.DistributionDataPoint first = firstByte.labelValues(provider);
-        io.prometheus.metrics.core.datapoints.DistributionDataPoint total = duration.labelValues(provider);
-        return r -> {
-            if (r.timings().queueEnd() >= 0) {
-                wait.observe(seconds(r.timings().queueWait()));
-            }
-            r.timings().proxyAdded().ifPresent(d -> added.observe(seconds(d)));
-            if (r.timings().firstByte() >= 0) {
-                first.observe(r.timings().firstByte() / 1e9);
-            }
-            total.observe(seconds(r.timings().duration()));
-        };
+        return histograms.observer(provider);
     }
 
     /** Writes the text exposition (format 0.0.4) of every family. */
@@ -145,7 +147,7 @@ public final class ShaperMetrics {
     /** Queued limited exchanges grouped by route key, skipping keys no pattern labels and invalid UTF-8 labels. */
     private List<RouteWait> routeWaits() {
         List<RouteWait> out = new java.util.ArrayList<>();
-        for (ProviderView p : providers) {
+        for (ProviderView p : providers.get()) {
             Map<String, long[]> counts = new java.util.LinkedHashMap<>();
             Map<String, Duration> oldest = new HashMap<>();
             for (InFlight f : p.journal().queued()) {
@@ -154,7 +156,7 @@ public final class ShaperMetrics {
                     oldest.merge(f.routeKey(), f.age(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
                 }
             }
-            RouteLabels labels = routeLabels.get(p.name());
+            RouteLabels labels = routeLabels.computeIfAbsent(p.limits(), RouteLabels::of);
             counts.forEach((key, n) -> {
                 RouteLabels.Label l = labels.of(key);
                 if (l != null && LabelValues.validUtf8(l.method()) && LabelValues.validUtf8(l.path())) {
@@ -179,26 +181,17 @@ public final class ShaperMetrics {
 
     private void gauge(Series s, ToLongFunction<ProviderView> value) {
         register(GaugeWithCallback.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> providers.forEach(p -> cb.call(value.applyAsLong(p), p.name()))).build());
+                .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsLong(p), p.name()))).build());
     }
 
     private void seconds(Series s, java.util.function.ToDoubleFunction<ProviderView> value) {
         register(GaugeWithCallback.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> providers.forEach(p -> cb.call(value.applyAsDouble(p), p.name()))).build());
+                .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsDouble(p), p.name()))).build());
     }
 
     private void counter(Series s, ToLongFunction<ExchangeCounters.Snapshot> value) {
         register(CounterWithCallback.builder().name(s.builderName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> providers.forEach(p -> cb.call(value.applyAsLong(p.counters().snapshot()), p.name()))).build());
-    }
-
-    private Histogram histogram(Series s, double[] buckets) {
-        Histogram h = Histogram.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .classicOnly().classicUpperBounds(buckets)
-                .withoutExemplars() // no tracer here: skip the per-observation exemplar sampling
-                .build();
-        register(h);
-        return h;
+                .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsLong(p.counters().snapshot()), p.name()))).build());
     }
 
     private void register(io.prometheus.metrics.model.registry.Collector c) {

@@ -19,7 +19,8 @@ import shaper.observe.ExchangeRecord;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Journal;
 import shaper.observe.Outcome;
-import shaper.proxy.UpgradeTunnel;
+import shaper.proxy.ProxyHandler;
+import shaper.proxy.upgrade.UpgradeTunnel;
 
 /**
  * The listener's dispatch, the one function production and tests share:
@@ -36,18 +37,37 @@ import shaper.proxy.UpgradeTunnel;
 final class MountTable {
     static final String NOT_FOUND = "404 page not found\n";
 
-    private final MountRouter<Mount> router;
-    private final ClientKeys keys;
+    /**
+     * The mounts and client keys in force: replaced whole by a configuration reload. A request reads
+     * it once, so it is served by the provider it was routed to even if a reload replaces or removes
+     * that provider meanwhile (its in-flight exchanges finish where they started).
+     */
+    private record Mounts(List<ProxyHandler> handlers, MountRouter<ProxyHandler> router, ClientKeys keys) {
+        static Mounts of(List<ProxyHandler> handlers, ClientKeys keys) {
+            MountRouter.Builder<ProxyHandler> builder = MountRouter.builder();
+            handlers.forEach(h -> builder.mount(h.provider().config().mountPrefix(), h));
+            return new Mounts(List.copyOf(handlers), builder.build(), keys);
+        }
+    }
+
+    private volatile Mounts mounts;
     private final HealthHandler health;
     private final ExchangeLog log;
 
-    MountTable(List<Mount> mounts, ClientKeys keys, HealthHandler health, ExchangeLog log) {
-        MountRouter.Builder<Mount> builder = MountRouter.builder();
-        mounts.forEach(m -> builder.mount(m.config().mountPrefix(), m));
-        this.router = builder.build();
-        this.keys = keys;
+    MountTable(List<ProxyHandler> handlers, ClientKeys keys, HealthHandler health, ExchangeLog log) {
+        this.mounts = Mounts.of(handlers, keys);
         this.health = health;
         this.log = log;
+    }
+
+    /** Serves {@code handlers} with {@code keys} from the next request on (a reload). */
+    void replace(List<ProxyHandler> handlers, ClientKeys keys) {
+        mounts = Mounts.of(handlers, keys);
+    }
+
+    /** The handlers in force, in configuration order. */
+    List<ProxyHandler> handlers() {
+        return mounts.handlers();
     }
 
     void handle(ServerRequest req, ServerResponse res) {
@@ -56,8 +76,9 @@ final class MountTable {
             health.handle(req, res);
             return;
         }
-        Optional<Mounted<Mount>> routed = router.route(rawPath);
-        if (!admitted(req.headers())) {
+        Mounts now = mounts;
+        Optional<Mounted<ProxyHandler>> routed = now.router().route(rawPath);
+        if (!admitted(now.keys(), req.headers())) {
             reject(req, res, routed, rawPath);
             return;
         }
@@ -66,18 +87,17 @@ final class MountTable {
                     .header(HeaderValues.create("X-Content-Type-Options", "nosniff")).send(NOT_FOUND);
             return;
         }
-        routed.get().target().handler().handle(req, res, routed.get().forwardedPath());
+        routed.get().target().handle(req, res, routed.get().forwardedPath());
     }
 
     /** The tunnel target of an upgrade request, or null so that {@link #handle} answers it (health, 401, 404). */
     UpgradeTunnel.Target upgradeTarget(String rawPath, Headers headers) {
-        if (isHealth(rawPath) || !admitted(headers)) {
+        Mounts now = mounts;
+        if (isHealth(rawPath) || !admitted(now.keys(), headers)) {
             return null;
         }
-        return router.route(rawPath)
-                .map(m -> new UpgradeTunnel.Target(m.target().config().name(), m.target().config().upstream(),
-                        m.forwardedPath(), m.target().rewrite(), m.target().config().retry().upstreamTimeout(),
-                        m.target().breaker(), m.target().publisher()))
+        return now.router().route(rawPath)
+                .map(m -> new UpgradeTunnel.Target(m.target().provider(), m.forwardedPath()))
                 .orElse(null);
     }
 
@@ -85,14 +105,14 @@ final class MountTable {
         return RequestPaths.resolveDots(rawPath).equals(HealthHandler.PATH);
     }
 
-    private boolean admitted(Headers headers) {
+    private static boolean admitted(ClientKeys keys, Headers headers) {
         return !keys.required() || keys.check(HelidonHeaderEditor.view(headers)).isPresent();
     }
 
-    private void reject(ServerRequest req, ServerResponse res, Optional<Mounted<Mount>> routed, String rawPath) {
+    private void reject(ServerRequest req, ServerResponse res, Optional<Mounted<ProxyHandler>> routed, String rawPath) {
         String method = req.prologue().method().text();
         String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
-        ExchangeTrace trace = routed.map(m -> m.target().publisher().journal().begin(method, path, req.prologue().query().rawValue()))
+        ExchangeTrace trace = routed.map(m -> m.target().provider().publisher().journal().begin(method, path, req.prologue().query().rawValue()))
                 .orElseGet(() -> Journal.detached("-", method, path));
         ClientKeys.Dialect dialect = ClientKeys.dialect(rawPath, HelidonHeaderEditor.view(req.headers()));
         res.status(Status.UNAUTHORIZED_401).header(HeaderValues.CONTENT_TYPE_JSON)
@@ -101,7 +121,7 @@ final class MountTable {
         ExchangeRecord record = trace.finish(ClientKeys.REJECTION_STATUS, Outcome.FAILED, EndReason.CLIENT_KEY_REJECTED, null,
                 List.of(), List.of());
         if (routed.isPresent()) {
-            routed.get().target().publisher().publish(record);
+            routed.get().target().provider().publisher().publish(record);
         } else {
             log.exchange(record); // no provider owns it: logged, counted nowhere
         }

@@ -1,0 +1,87 @@
+package shaper.server;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import shaper.auth.ClientKeys;
+import shaper.proxy.ProviderAssembly;
+import shaper.proxy.ProxyHandler;
+import shaper.proxy.Upstreams;
+import shaper.reload.ConfigDiff;
+import shaper.reload.ReloadTarget;
+
+/**
+ * The providers in force, replaced whole by a reload. {@link #prepare} builds every provider of the
+ * new configuration (secrets read again, client keys too) beside the running ones; committing swaps
+ * the mount table and reconfigures the kept limiters, in that order nowhere observable apart. A
+ * request already routed keeps the {@link ProviderAssembly} it started with, so in-flight exchanges
+ * of a removed or changed provider finish on their old upstream; queued ones wait on the kept limiters.
+ * What a reload leaves behind (a removed provider, pools of a changed upstream) is closed when the
+ * server stops, since its last exchanges may still be running.
+ */
+final class LiveProviders implements ReloadTarget {
+    private final ServerServices services;
+    private final MountTable table;
+    /** Assemblies a reload replaced or removed: their queued requests are drained at stop. */
+    private final List<ProviderAssembly> retired = new ArrayList<>();
+    /** What only retired assemblies hold (removed providers whole, the pools of a changed upstream): closed at stop. */
+    private final List<AutoCloseable> leftBehind = new ArrayList<>();
+    private volatile List<ProviderAssembly> current;
+
+    LiveProviders(ServerServices services, MountTable table, List<ProviderAssembly> providers) {
+        this.services = services;
+        this.table = table;
+        this.current = List.copyOf(providers);
+    }
+
+    /** The providers in force, in configuration order. */
+    List<ProviderAssembly> current() {
+        return current;
+    }
+
+    /** Every assembly this server has served with, in force or retired by a reload: a stop drains all their queues. */
+    synchronized List<ProviderAssembly> all() {
+        List<ProviderAssembly> all = new ArrayList<>(current);
+        all.addAll(retired);
+        return all;
+    }
+
+    /** Closes the providers in force and what reloads left behind (the server is stopping). */
+    synchronized void close() {
+        current.forEach(ServerServices::closeQuietly);
+        leftBehind.forEach(ServerServices::closeQuietly);
+    }
+
+    @Override
+    public Runnable prepare(ConfigDiff diff) {
+        ClientKeys keys = ClientKeys.resolve(diff.applied().server().clientKeys(), services.env());
+        ServerServices next = services.withKeys(keys);
+        Map<String, ProviderAssembly> running = new LinkedHashMap<>();
+        current.forEach(p -> running.put(p.name(), p));
+        List<Runnable> inPlace = new ArrayList<>();
+        List<ProviderAssembly> built = ProviderAssembler.reassembleAll(diff.applied(), next, running, inPlace);
+        List<ProxyHandler> handlers = built.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls())).toList();
+        return () -> commit(built, handlers, keys, inPlace);
+    }
+
+    private synchronized void commit(List<ProviderAssembly> built, List<ProxyHandler> handlers, ClientKeys keys, List<Runnable> inPlace) {
+        inPlace.forEach(Runnable::run);
+        List<ProviderAssembly> before = current;
+        current = built;
+        table.replace(handlers, keys);
+        Set<Upstreams> inUse = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        built.forEach(p -> inUse.add(p.upstreams()));
+        for (ProviderAssembly p : before) {
+            retired.add(p);
+            if (built.stream().noneMatch(b -> b.name().equals(p.name()))) {
+                leftBehind.add(p);
+            } else if (!inUse.contains(p.upstreams())) {
+                leftBehind.add(p.upstreams()::close);
+            }
+        }
+    }
+}
