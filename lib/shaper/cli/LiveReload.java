@@ -25,8 +25,8 @@ public final class LiveReload implements AutoCloseable {
 
     /** The reloader of {@code server}, started from {@code argv} as {@code run} describes it. */
     public static Reloader reloader(List<String> argv, Invocation.Run run, Optional<String> fileHash, ShaperServer server) {
-        server.reloadStatus().startedFrom(fileHash);
-        return new Reloader(argv, run.config(), server.reloadStatus(), server.reloadTarget(), server.log()::info);
+        server.live().status().startedFrom(fileHash);
+        return new Reloader(argv, run.config(), server.live().status(), server.live(), server.log()::info);
     }
 
     /** Installs the {@code SIGHUP} handler and, with {@code -config-watch}, the file watch. */

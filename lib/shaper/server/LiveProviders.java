@@ -8,10 +8,14 @@ import java.util.Map;
 import java.util.Set;
 
 import shaper.auth.ClientKeys;
+import shaper.config.ProviderConfig;
+import shaper.config.ShaperConfig;
+import shaper.metrics.ProviderView;
 import shaper.proxy.ProviderAssembly;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.Upstreams;
 import shaper.reload.ConfigDiff;
+import shaper.reload.ReloadStatus;
 import shaper.reload.ReloadTarget;
 
 /**
@@ -23,19 +27,59 @@ import shaper.reload.ReloadTarget;
  * What a reload leaves behind (a removed provider, pools of a changed upstream) is closed when the
  * server stops, since its last exchanges may still be running.
  */
-final class LiveProviders implements ReloadTarget {
+public final class LiveProviders implements ReloadTarget {
     private final ServerServices services;
     private final MountTable table;
+    private final ReloadStatus status = ReloadStatus.fixed();
     /** Assemblies a reload replaced or removed: their queued requests are drained at stop. */
     private final List<ProviderAssembly> retired = new ArrayList<>();
     /** What only retired assemblies hold (removed providers whole, the pools of a changed upstream): closed at stop. */
     private final List<AutoCloseable> leftBehind = new ArrayList<>();
     private volatile List<ProviderAssembly> current;
 
-    LiveProviders(ServerServices services, MountTable table, List<ProviderAssembly> providers) {
+    private LiveProviders(ServerServices services, List<ProviderAssembly> providers) {
         this.services = services;
-        this.table = table;
         this.current = List.copyOf(providers);
+        this.table = new MountTable(handlers(providers), services.keys(), new HealthHandler(this::configs, status), services.log());
+    }
+
+    /** The startup providers, assembled and mounted; on failure {@code services} are closed. */
+    static LiveProviders assemble(ShaperConfig config, ServerServices services) {
+        try {
+            return new LiveProviders(services, ProviderAssembler.assembleAll(config, services));
+        } catch (RuntimeException | Error e) {
+            services.close();
+            throw e;
+        }
+    }
+
+    private List<ProxyHandler> handlers(List<ProviderAssembly> providers) {
+        return providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls())).toList();
+    }
+
+    /** The named provider in force. */
+    ProviderAssembly assembly(String name) {
+        return current.stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no provider " + name));
+    }
+
+    /** What {@code /metrics} reads of the providers in force, at each scrape. */
+    List<ProviderView> views() {
+        return current.stream().map(ProviderView::of).toList();
+    }
+
+    MountTable table() {
+        return table;
+    }
+
+    /** Reloads so far (generation, file hash, counts), shown by health and metrics. */
+    public ReloadStatus status() {
+        return status;
+    }
+
+    /** The settings of the providers in force, in configuration order. */
+    public List<ProviderConfig> configs() {
+        return current.stream().map(ProviderAssembly::config).toList();
     }
 
     /** The providers in force, in configuration order. */
@@ -64,7 +108,7 @@ final class LiveProviders implements ReloadTarget {
         current.forEach(p -> running.put(p.name(), p));
         List<Runnable> inPlace = new ArrayList<>();
         List<ProviderAssembly> built = ProviderAssembler.reassembleAll(diff.applied(), next, running, inPlace);
-        List<ProxyHandler> handlers = built.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls())).toList();
+        List<ProxyHandler> handlers = handlers(built);
         return () -> commit(built, handlers, keys, inPlace);
     }
 

@@ -77,11 +77,24 @@ final class ProviderAssembler {
             auths.add(named(p, () -> UpstreamAuth.resolve(p.auth(), p.upstream(), services.env())));
         }
         List<ProviderAssembly> built = new ArrayList<>();
-        for (int i = 0; i < config.providers().size(); i++) {
-            ProviderConfig p = config.providers().get(i);
-            built.add(assemble(p, auths.get(i), services, Optional.ofNullable(running.get(p.name())), commit));
+        try {
+            for (int i = 0; i < config.providers().size(); i++) {
+                ProviderConfig p = config.providers().get(i);
+                built.add(assemble(p, auths.get(i), services, Optional.ofNullable(running.get(p.name())), commit));
+            }
+            return List.copyOf(built);
+        } catch (RuntimeException | Error e) {
+            // the reload fails whole: release what was built for it, never what the running providers use
+            for (ProviderAssembly b : built) {
+                ProviderAssembly was = running.get(b.name());
+                if (was == null) {
+                    ServerServices.closeQuietly(b);
+                } else if (was.upstreams() != b.upstreams()) {
+                    b.upstreams().close();
+                }
+            }
+            throw e;
         }
-        return List.copyOf(built);
     }
 
     private static ProviderAssembly assemble(ProviderConfig p, UpstreamAuth auth, ServerServices s, Optional<ProviderAssembly> previous,

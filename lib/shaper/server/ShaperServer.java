@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -27,16 +26,12 @@ import shaper.limit.LimiterSnapshot;
 import shaper.limit.SystemTimeSource;
 import shaper.limit.TimeSource;
 import shaper.metrics.MetricsListener;
-import shaper.metrics.ProviderView;
 import shaper.metrics.ShaperMetrics;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Journal;
 import shaper.proxy.HelidonInternals;
 import shaper.proxy.ProviderAssembly;
-import shaper.proxy.ProxyHandler;
-import shaper.reload.ReloadStatus;
-import shaper.reload.ReloadTarget;
 
 /**
  * The running proxy: the assembled providers ({@link ProviderAssembly}, one each, nothing shared
@@ -50,7 +45,6 @@ public final class ShaperServer {
 
     private final WebServer server;
     private final LiveProviders live;
-    private final ReloadStatus reloads;
     private final ServerServices services;
     private final Optional<MetricsListener> metrics;
     private final Duration grace;
@@ -58,11 +52,10 @@ public final class ShaperServer {
     private final CountDownLatch cutNow = new CountDownLatch(1);
     private final AtomicBoolean stopping = new AtomicBoolean();
 
-    private ShaperServer(WebServer server, LiveProviders live, ReloadStatus reloads, ServerServices services,
-                         Optional<MetricsListener> metrics, Duration grace) {
+    private ShaperServer(WebServer server, LiveProviders live, ServerServices services, Optional<MetricsListener> metrics,
+                         Duration grace) {
         this.server = server;
         this.live = live;
-        this.reloads = reloads;
         this.services = services;
         this.metrics = metrics;
         this.grace = grace;
@@ -105,29 +98,9 @@ public final class ShaperServer {
         HELIDON_LOGGER.setLevel(Level.WARNING);
         ClientKeys keys = ClientKeys.resolve(config.server().clientKeys(), env);
         ServerServices services = ServerServices.open(time, ownsTime, out, err, keys, env, config.server().metricsBind().isPresent());
-        List<ProviderAssembly> providers;
-        try {
-            providers = ProviderAssembler.assembleAll(config, services);
-        } catch (RuntimeException | Error e) {
-            services.close();
-            throw e;
-        }
-        List<ProxyHandler> handlers = providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls())).toList();
-        ReloadStatus reloads = ReloadStatus.fixed();
-        AtomicReference<MountTable> mounted = new AtomicReference<>();
-        HealthHandler health = new HealthHandler(() -> mounted.get().handlers().stream().map(h -> h.provider().config()).toList(), reloads);
-        MountTable table = new MountTable(handlers, keys, health, services.log());
-        mounted.set(table);
-        LiveProviders live = new LiveProviders(services, table, providers);
-        WebServer server;
-        try {
-            server = ShaperListener.start(config.server(), table, services.log());
-        } catch (RuntimeException | Error e) {
-            live.close();
-            services.close();
-            throw e;
-        }
-        ShaperServer shaper = new ShaperServer(server, live, reloads, services, Optional.empty(), config.server().shutdownGrace());
+        LiveProviders live = LiveProviders.assemble(config, services);
+        WebServer server = ShaperListener.start(config.server(), live.table(), services.log());
+        ShaperServer shaper = new ShaperServer(server, live, services, Optional.empty(), config.server().shutdownGrace());
         if (config.server().metricsBind().isPresent()) {
             shaper = shaper.withMetrics(config.server().metricsBind().get());
         }
@@ -141,9 +114,8 @@ public final class ShaperServer {
      */
     private ShaperServer withMetrics(BindAddress bind) {
         try {
-            ShaperMetrics model = new ShaperMetrics(() -> live.current().stream().map(ProviderView::of).toList(),
-                    services.histograms().orElseThrow(), reloads);
-            return new ShaperServer(server, live, reloads, services, Optional.of(MetricsListener.start(bind, model)), grace);
+            ShaperMetrics model = new ShaperMetrics(live::views, services.histograms().orElseThrow(), live.status());
+            return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model)), grace);
         } catch (IOException | RuntimeException e) {
             stop();
             throw new ConfigException("-metrics-bind " + bind + ": cannot listen: " + e.getMessage());
@@ -170,13 +142,8 @@ public final class ShaperServer {
         config.server().bind().exposureWarning().ifPresent(err::println);
     }
 
-    /** Reloads so far (generation, file hash, counts), shown by health and metrics. */
-    public ReloadStatus reloadStatus() {
-        return reloads;
-    }
-
-    /** Where a configuration reload is applied: the providers and client keys in force. */
-    public ReloadTarget reloadTarget() {
+    /** The providers and client keys in force, which a configuration reload replaces, and the reloads so far. */
+    public LiveProviders live() {
         return live;
     }
 
@@ -197,8 +164,7 @@ public final class ShaperServer {
 
     /** The named provider, as assembled. */
     public ProviderAssembly assembly(String provider) {
-        return live.current().stream().filter(p -> p.name().equals(provider)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no provider " + provider));
+        return live.assembly(provider);
     }
 
     /** The counters of the named provider. */

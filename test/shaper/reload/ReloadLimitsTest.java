@@ -65,7 +65,7 @@ class ReloadLimitsTest {
                 assertEquals(200, res.statusCode());
                 assertEquals("ok", res.body());
             }
-            assertEquals(3, s.server.reloadStatus().generation());
+            assertEquals(3, s.server.live().status().generation());
         }
     }
 }

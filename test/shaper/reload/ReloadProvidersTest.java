@@ -68,7 +68,7 @@ class ReloadProvidersTest {
             assertEquals(StreamingUpstream.body("b"), onB.get(60, TimeUnit.SECONDS).body(), "the removed provider's stream completes");
             assertEquals(StreamingUpstream.body("a2"), onA2.get(60, TimeUnit.SECONDS).body());
             assertEquals(1, b.upstream.requests().size());
-            assertEquals(2, s.server.reloadStatus().generation());
+            assertEquals(2, s.server.live().status().generation());
         }
     }
 }

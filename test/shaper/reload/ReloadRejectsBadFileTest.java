@@ -30,7 +30,7 @@ class ReloadRejectsBadFileTest {
         try (ScriptedUpstream upstream = ScriptedUpstream.ok("a");
              LiveShaper s = LiveShaper.start(dir.resolve("shaper.yaml"), "providers:\n  - name: a\n    upstream: " + upstream.url()
                      + "\n    prefix: /a\n")) {
-            String original = s.server.reloadStatus().fileHash().orElseThrow();
+            String original = s.server.live().status().fileHash().orElseThrow();
             assertFalse(s.reloadWith("providers:\n  - name: a\n    upstream: " + upstream.url() + "\n    prefix: /b\n    concurency: 2\n"));
             s.awaitLog("config reload failed, running configuration kept: " + s.file + ":5:5: unknown key \"concurency\"");
             assertFalse(s.reloadWith("providers:\n  - name: a\n    upstream: " + upstream.url() + "\n    prefix: /b\n"
@@ -38,9 +38,9 @@ class ReloadRejectsBadFileTest {
             s.awaitLog("SHAPER_TEST_UNSET_VARIABLE_FOR_RELOAD"); // a secret that cannot be read is refused before anything changes
             assertEquals(200, get(s, "/a/x"), "the old mount still serves");
             assertEquals(404, get(s, "/b/x"));
-            assertEquals(1, s.server.reloadStatus().generation());
-            assertEquals(2, s.server.reloadStatus().failed());
-            assertEquals(original, s.server.reloadStatus().fileHash().orElseThrow());
+            assertEquals(1, s.server.live().status().generation());
+            assertEquals(2, s.server.live().status().failed());
+            assertEquals(original, s.server.live().status().fileHash().orElseThrow());
         }
     }
 }
