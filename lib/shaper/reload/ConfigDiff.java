@@ -67,12 +67,23 @@ public record ConfigDiff(ShaperConfig applied, List<String> added, List<String> 
                 kept.add("-limiter-backend and its -limiter-* settings of provider " + p.name());
                 q = p.withCluster(before.get().cluster());
             }
+            if (before.get().cluster().clustered() && !sameLimits(before.get(), p)) {
+                // cluster-wide limiters keep their limits: the other instances share them through Redis
+                kept.add("the limits of provider " + p.name() + " (its limiters are cluster-wide)");
+            }
             if (!q.equals(before.get())) {
                 changed.add(p.name());
             }
             providers.add(q);
         }
         return new ConfigDiff(new ShaperConfig(server, providers), added, List.copyOf(old.keySet()), changed, kept);
+    }
+
+    private static boolean sameLimits(ProviderConfig a, ProviderConfig b) {
+        return a.admission().concurrency() == b.admission().concurrency()
+                && a.admission().globalConcurrency() == b.admission().globalConcurrency()
+                && a.admission().limits().equals(b.admission().limits())
+                && a.gateway().bigCtxConcurrency() == b.gateway().bigCtxConcurrency();
     }
 
     private static void keep(List<String> kept, String flag, Object was, Object now) {
