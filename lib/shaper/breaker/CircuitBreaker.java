@@ -18,9 +18,17 @@ public interface CircuitBreaker {
 
     /** A breaker for {@code config}, timed by {@code nanoTime}; a no-op one when the config disables it. */
     static CircuitBreaker of(BreakerConfig config, LongSupplier nanoTime) {
+        return of(config, nanoTime, java.util.List.of());
+    }
+
+    /**
+     * A breaker for {@code config}, timed by {@code nanoTime}, telling {@code listeners} of each
+     * state transition (a disabled breaker has none to tell).
+     */
+    static CircuitBreaker of(BreakerConfig config, LongSupplier nanoTime, java.util.List<BreakerListener> listeners) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(nanoTime, "nanoTime");
-        return config.enabled() ? new DefaultCircuitBreaker(config, nanoTime) : new DisabledCircuitBreaker(config, nanoTime);
+        return config.enabled() ? new DefaultCircuitBreaker(config, nanoTime, listeners) : new DisabledCircuitBreaker(config, nanoTime);
     }
 
     /** A breaker for {@code config} on {@link System#nanoTime()}. */
@@ -70,7 +78,7 @@ public interface CircuitBreaker {
     /** A consistent view for metrics and the TUI. */
     BreakerSnapshot snapshot();
 
-    /** The current state alone: what a transition log compares after every call, without building a snapshot. */
+    /** The current state alone, without building a snapshot. */
     default BreakerState state() {
         return snapshot().state();
     }

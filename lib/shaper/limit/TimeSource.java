@@ -17,6 +17,14 @@ public interface TimeSource {
     long nanoTime();
 
     /**
+     * The wall clock, for deadlines compared with an upstream's {@code Retry-After} dates. The
+     * system clock by default; a test source may move it with its monotonic time.
+     */
+    default java.time.Instant wallClock() {
+        return java.time.Instant.now();
+    }
+
+    /**
      * Runs {@code task} once, {@code delay} from now, on a timer thread.
      *
      * @param delay not null, not negative

@@ -31,6 +31,8 @@ public enum EndReason {
     LIMITER_UNAVAILABLE(Provenance.LOCAL_ANSWER),
     /** A required client key was missing or wrong: 401. */
     CLIENT_KEY_REJECTED(Provenance.LOCAL_ANSWER),
+    /** The proxy cut the exchange because it is stopping (the shutdown grace ran out, or a second signal). */
+    PROXY_STOPPED(Provenance.LOCAL_ANSWER),
     /** The proxy itself failed (an exception in the handler). */
     LOCAL_ERROR(Provenance.LOCAL_ANSWER);
 

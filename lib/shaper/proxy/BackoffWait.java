@@ -3,6 +3,7 @@ package shaper.proxy;
 import java.time.Duration;
 
 import shaper.admission.ClientGoneException;
+import shaper.proxy.watch.ClientConnection;
 
 /**
  * Waits out one retry backoff. On a stream committed for the retry it writes a keepalive every
@@ -15,12 +16,12 @@ final class BackoffWait {
     private BackoffWait() {
     }
 
-    static void await(Duration delay, EarlyStream early, Dialect dialect, Duration keepalive, ClientConnection client)
+    static void await(Duration delay, ClientSink sink, Duration keepalive, ClientConnection client)
             throws ClientGoneException, InterruptedException {
         long now = System.nanoTime();
         long end = now + delay.toNanos();
         long interval = keepalive.toNanos();
-        long nextKeepalive = early != null && interval > 0 ? now + interval : Long.MAX_VALUE;
+        long nextKeepalive = sink.state() instanceof ClientSink.CommittedStream && interval > 0 ? now + interval : Long.MAX_VALUE;
         while (now < end) {
             long until = Math.min(end, Math.min(nextKeepalive, now + SLICE_NANOS));
             Thread.sleep(Duration.ofNanos(Math.max(0, until - now)));
@@ -29,7 +30,7 @@ final class BackoffWait {
             }
             now = System.nanoTime();
             if (now >= nextKeepalive && now < end) {
-                early.keepalive(dialect);
+                sink.keepalive();
                 nextKeepalive += interval;
             }
         }

@@ -23,8 +23,8 @@ import io.helidon.webclient.api.ClientConnection;
  * upstream connection to the read timeout.
  */
 public final class HelidonInternals {
-    static final Field REQUEST_CONTEXT = field("io.helidon.webserver.http1.Http1ServerRequest", "ctx");
-    static final Field NIO_CHANNEL = field("io.helidon.common.socket.NioSocket", "delegate");
+    public static final Field REQUEST_CONTEXT = field("io.helidon.webserver.http1.Http1ServerRequest", "ctx");
+    public static final Field NIO_CHANNEL = field("io.helidon.common.socket.NioSocket", "delegate");
     static final Field REQUEST_CONNECTION = field("io.helidon.webclient.http1.Http1CallOutputStreamChain$ClientConnectionOutputStream",
             "connection");
 

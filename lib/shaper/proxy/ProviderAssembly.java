@@ -37,18 +37,11 @@ public record ProviderAssembly(ProviderConfig config, TimeSource time, ProviderL
                                TranscodeStages transcoding, Optional<ClusterBackend> cluster, ExchangePublisher publisher)
         implements AutoCloseable {
     public ProviderAssembly {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(time, "time");
-        Objects.requireNonNull(limiters, "limiters");
-        Objects.requireNonNull(admission, "admission");
-        Objects.requireNonNull(breaker, "breaker");
-        Objects.requireNonNull(retry, "retry");
-        Objects.requireNonNull(upstreams, "upstreams");
-        Objects.requireNonNull(auth, "auth");
-        Objects.requireNonNull(rewrite, "rewrite");
-        Objects.requireNonNull(transcoding, "transcoding");
-        Objects.requireNonNull(cluster, "cluster");
-        Objects.requireNonNull(publisher, "publisher");
+        // every part is required: a provider without one of them could not serve a request
+        for (Object part : new Object[] {config, time, limiters, admission, breaker, retry, upstreams, auth, rewrite, transcoding, cluster,
+                publisher}) {
+            Objects.requireNonNull(part, "a provider part");
+        }
     }
 
     /** The provider's name ({@code default} for an unnamed single provider). */

@@ -1,6 +1,7 @@
 package shaper.proxy;
 
-import io.helidon.http.Status;
+import java.util.List;
+
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -11,43 +12,37 @@ import shaper.admission.Refusal;
 import shaper.admission.Verdict;
 import shaper.breaker.CircuitBreaker;
 import shaper.observe.BodyPreview;
-import shaper.observe.EndReason;
-import shaper.observe.ExchangePublisher;
-import shaper.observe.Outcome;
+import shaper.observe.ExchangeTrace;
 import shaper.observe.RouteKind;
 import shaper.retry.RetryConfig;
+import shaper.proxy.watch.CallWatch;
+import shaper.proxy.watch.ClientConnection;
+import shaper.proxy.watch.SelectorWatch;
 
 /**
  * One provider's request path: classify the route, pass the provider's admission chain (circuit
  * breaker, then its slots, waiting in FIFO order if needed), forward with retries, then give the
  * slots back by the rules of {@link shaper.admission.Slots}. Every exit path (local answer, client gone, upstream failure, exception)
  * reaches the {@code finally} that disposes the slots and builds the exchange's one
- * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link ExchangePublisher}.
+ * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link shaper.observe.ExchangePublisher}.
  */
 public final class ProxyHandler implements Handler {
-    private final ProviderAssembly provider;
-    private final AdmissionChain admission;
-    private final CircuitBreaker breaker;
     private final SelectorWatch clientWatch;
     private final Forwarder forwarder;
-    private final ExchangePublisher publisher;
 
     /**
      * @param clientWatch the server's watch of idle client connections (a queued client that leaves)
      * @param calls       the server's watch of upstream calls (deadline, client gone)
+     * @param stop        set when a graceful stop cuts what still runs
      */
-    public ProxyHandler(ProviderAssembly provider, SelectorWatch clientWatch, CallWatch calls) {
-        this.provider = provider;
-        this.admission = provider.admission();
-        this.breaker = provider.breaker();
+    public ProxyHandler(ProviderAssembly provider, SelectorWatch clientWatch, CallWatch calls, StopCut stop) {
         this.clientWatch = clientWatch;
-        this.forwarder = new Forwarder(provider, calls);
-        this.publisher = provider.publisher();
+        this.forwarder = new Forwarder(provider, calls, stop);
     }
 
     /** The provider this handler serves. */
     public ProviderAssembly provider() {
-        return provider;
+        return forwarder.assembly();
     }
 
     /** Serves the request with its own path: for a provider mounted at the bare root. */
@@ -64,113 +59,99 @@ public final class ProxyHandler implements Handler {
      */
     public void handle(ServerRequest req, ServerResponse res, String rawPath) {
         String method = req.prologue().method().text();
-        Exchange ex = new Exchange(publisher.journal().begin(method, rawPath, req.prologue().query().rawValue()));
-        exchange(req, res, rawPath, method, ex);
-        if (ex.clientAborted && !res.isSent()) {
+        ExchangeTrace trace = provider().publisher().journal().begin(method, rawPath, req.prologue().query().rawValue());
+        ExchangeResult result = exchange(req, res, rawPath, method, trace);
+        if (result.cut() != null) {
+            // a committed answer that cannot be finished honestly: only a dropped connection says so
+            throw new CloseConnectionException(result.cut());
+        }
+        if (result.clientAborted() && !res.isSent()) {
             // Nobody is left to answer: close the connection quietly instead of leaving Helidon to
             // complain that the route sent nothing.
             throw new CloseConnectionException("client left before an answer");
         }
     }
 
-    private void exchange(ServerRequest req, ServerResponse res, String rawPath, String method, Exchange ex) {
+    private ExchangeResult exchange(ServerRequest req, ServerResponse res, String rawPath, String method, ExchangeTrace trace) {
+        ProviderAssembly provider = provider();
+        AdmissionChain admission = provider.admission();
+        CircuitBreaker breaker = provider.breaker();
         AdmissionClass cls = admission.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
-        ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
-                cls.route());
+        trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH, cls.route());
+        ExchangeResult result = ExchangeResult.START;
         Verdict.Admitted admitted = null;
         boolean forwarded = false;
+        RuntimeException failure = null;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
             WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), provider.config().admission().queueComments());
             Verdict verdict = admission.admit(cls, waiting);
             // a circuit rejection never waits: not a queued request in any view
-            ex.trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
+            trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
             connection.unwatch();
-            if (!(verdict instanceof Verdict.Admitted a)) {
-                refused((Refusal) verdict, waiting, res, ex, rawPath);
-                return;
+            ClientSink sink = new ClientSink(res, Dialect.of(rawPath), waiting.comments());
+            if (verdict instanceof Refusal refusal) {
+                result = refused(refusal, sink, result);
+            } else {
+                admitted = (Verdict.Admitted) verdict;
+                RequestBody body = replayable(waiting);
+                byte[] bytes = body.bytes();
+                if (bytes != null) {
+                    trace.requestBody(BodyPreview.of(bytes, bytes.length));
+                }
+                if (!connection.isOpen()) {
+                    result = result.clientLeft();
+                } else {
+                    forwarded = true;
+                    result = forwarder.forward(req, sink, rawPath, body, connection, trace, admitted.breaker(),
+                            provider.transcoding().match(method, rawPath), result);
+                }
             }
-            admitted = a;
-            RequestBody body = replayable(waiting);
-            byte[] bytes = body.bytes();
-            if (bytes != null) {
-                ex.trace.requestBody(BodyPreview.of(bytes, bytes.length));
-            }
-            if (!connection.isOpen()) {
-                ex.clientAborted = true;
-                return;
-            }
-            forwarded = true;
-            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, a.breaker(),
-                    provider.transcoding().match(method, rawPath));
+        } catch (StageFailed e) {
+            result = e.result();
+            failure = e;
         } catch (StreamCopy.SourceFailed clientLeft) {
-            ex.clientAborted = true;
-            ex.outcome = Outcome.ABORTED;
+            result = result.clientLeft();
         } catch (RuntimeException | Error e) {
-            if (!ex.reachedUpstream) {
-                ex.localError = true;
+            if (!result.reachedUpstream()) {
+                result = result.failedLocally();
             }
-            throw e;
+            failure = new StageFailed(result, e);
         } finally {
             connection.unwatch(); // before anything else touches the connection
             if (admitted != null) {
                 if (!forwarded) {
                     breaker.cancel(admitted.breaker());
                 }
-                admitted.slots().dispose(ex.end(), breaker::penalty);
+                admitted.slots().dispose(result.slots(), breaker::penalty);
             }
-            EndReason why = ex.reason();
-            publisher.publish(ex.trace.finish(ex.status, ex.outcome, why, ex.provenance(why),
-                    JournalHeaders.of(req.headers()), res.isSent() || ex.status > 0 ? JournalHeaders.of(res.headers()) : java.util.List.of()));
+            provider.publisher().publish(result.record(trace, JournalHeaders.of(req.headers()),
+                    res.isSent() || result.status() > 0 ? JournalHeaders.of(res.headers()) : List.of()));
         }
+        if (failure instanceof StageFailed f) {
+            throw f.rethrow();
+        }
+        return result;
     }
 
     /** The body to send: buffered (so it can be replayed) when retries are on and it fits, else as it is. */
     private RequestBody replayable(WaitingRequest waiting) {
         RequestBody body = waiting.body();
-        RetryConfig retry = provider.config().retry();
+        RetryConfig retry = provider().config().retry();
         if (retry.enabled() && body instanceof RequestBody.Streamed) {
             body = RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, retry.maxBodyBytes()));
         }
         return body;
     }
 
-    /** Answers a refused request locally (on the committed comment stream when there is one). */
-    private void refused(Refusal refusal, WaitingRequest waiting, ServerResponse res, Exchange ex, String rawPath) {
-        EarlyStream comments = waiting.comments();
-        switch (refusal) {
-            case Refusal.CircuitOpen open -> {
-                ex.ended(EndReason.CIRCUIT_OPEN, Outcome.FAILED, 503);
-                LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
-            }
-            case Refusal.QueueFull full when comments != null ->
-                    fail(waiting, ex, EndReason.QUEUE_FULL, "queue full", "rate_limit_error", "proxy queue is full");
-            case Refusal.QueueFull full -> {
-                ex.ended(EndReason.QUEUE_FULL, Outcome.FAILED, 429);
-                LocalAnswers.queueFull(res, full.depth(), provider.config().admission().releaseCooldown());
-            }
-            case Refusal.QueueTimeout timeout when comments != null ->
-                    fail(waiting, ex, EndReason.QUEUE_TIMEOUT, "timeout", "timeout_error", "queue timeout");
-            case Refusal.QueueTimeout timeout -> {
-                ex.ended(EndReason.QUEUE_TIMEOUT, Outcome.FAILED, 504);
-                LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
-            }
-            case Refusal.LimiterUnavailable unavailable when comments != null ->
-                    fail(waiting, ex, EndReason.LIMITER_UNAVAILABLE, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
-            case Refusal.LimiterUnavailable unavailable -> {
-                ex.ended(EndReason.LIMITER_UNAVAILABLE, Outcome.FAILED, 503);
-                LocalAnswers.limiterUnavailable(res, Dialect.of(rawPath));
-            }
-            case Refusal.ClientGone gone -> {
-                ex.clientAborted = true;
-                ex.status = comments != null ? 200 : 0;
-                ex.outcome = Outcome.ABORTED;
-            }
-        }
-    }
-
-    private static void fail(WaitingRequest waiting, Exchange ex, EndReason why, String reason, String type, String message) {
-        ex.ended(why, Outcome.ABORTED, 200);
-        waiting.comments().fail(Dialect.OTHER, reason, type, message);
+    /** Answers a refused request locally, through the sink (on the committed comment stream when there is one). */
+    private ExchangeResult refused(Refusal refusal, ClientSink sink, ExchangeResult so) {
+        return switch (refusal) {
+            case Refusal.CircuitOpen open -> sink.fail(so, LocalFailure.circuitOpen(open.untilProbe()));
+            case Refusal.QueueFull full -> sink.fail(so, LocalFailure.queueFull(full.depth(), provider().config().admission().releaseCooldown()));
+            case Refusal.QueueTimeout timeout -> sink.fail(so, LocalFailure.QUEUE_TIMEOUT);
+            case Refusal.LimiterUnavailable unavailable -> sink.fail(so, LocalFailure.LIMITER_UNAVAILABLE);
+            case Refusal.ClientGone gone -> so.committed(sink.state() instanceof ClientSink.CommittedStream ? 200 : 0).clientLeft();
+        };
     }
 }

@@ -13,13 +13,15 @@ import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.observe.EndReason;
+import shaper.observe.ExchangeTrace;
 import shaper.observe.Outcome;
 
 /**
  * Writes the accepted upstream answer to the client: status and filtered headers, then the body,
  * streamed and flushed per read. Bytes already read for a retry decision are replayed first, as
  * received. A body decoded for inspection goes out decoded, without {@code Content-Encoding} and
- * {@code Content-Length}. On a stream committed early only a 2xx body is appended.
+ * {@code Content-Length}. On a stream committed early only a 2xx body is appended; an error answer
+ * ends that stream with one error event carrying the upstream's type and message.
  */
 final class ResponseRelay {
     /** Bodies of known length up to this size are read whole and sent in one write with their head. */
@@ -46,14 +48,24 @@ final class ResponseRelay {
     private ResponseRelay() {
     }
 
-    static void relay(HttpClientResponse in, ServerResponse res, String method, EarlyStream early, Dialect dialect,
-                      Exchange ex, Plan plan) {
-        if (early != null) {
-            appendToEarly(in, early, dialect, ex, plan);
-            return;
-        }
+    /**
+     * Relays the accepted answer through {@code sink}.
+     *
+     * @return the exchange ended by the relay
+     * @throws RelayBroke when the client or the upstream failed after the answer was committed
+     */
+    static ExchangeResult relay(HttpClientResponse in, ClientSink sink, String method, ExchangeTrace trace, Plan plan,
+                                ExchangeResult so) {
+        return switch (sink.state()) {
+            case ClientSink.CommittedStream c -> appendToStream(in, c.stream(), sink.dialect(), trace, plan, so);
+            case ClientSink.NotCommitted n -> answer(in, sink.response(), method, trace, plan, so);
+        };
+    }
+
+    private static ExchangeResult answer(HttpClientResponse in, ServerResponse res, String method, ExchangeTrace trace, Plan plan,
+                                         ExchangeResult so) {
         int code = plan.status() > 0 ? plan.status() : in.status().code();
-        ex.status = code;
+        ExchangeResult committed = so.committed(code);
         res.status(plan.status() > 0 ? Status.create(code) : in.status());
         boolean lengthKept = !plan.decoded() && plan.status() == 0;
         HeaderPolicy.forEachResponseHeader(in.headers(), (name, values) -> {
@@ -70,60 +82,63 @@ final class ResponseRelay {
             res.header(HeaderNames.RETRY_AFTER, plan.retryAfter());
         }
         long length = lengthKept ? in.headers().contentLength().orElse(-1L) : -1L;
-        ex.trace.clientHeaders();
+        trace.clientHeaders();
         if (!hasBody(method, code) || length == 0) {
             if (length >= 0 && method.equalsIgnoreCase("HEAD")) {
                 res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
             }
-            res.send();
-            ex.trace.responseBytes(0);
-            ex.outcome = Outcome.CLEAN;
-            return;
+            RelayBroke.guard(committed, res::send);
+            trace.responseBytes(0);
+            return committed.outcome(Outcome.CLEAN);
         }
         if (length > 0) {
             res.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
         if (length > 0 && length <= SMALL_BODY && plan.prefix().length == 0) {
-            sendWhole(plan.rest(), res, (int) length, ex);
-            ex.outcome = Outcome.CLEAN;
-            return;
+            RelayBroke.guard(committed, () -> sendWhole(plan.rest(), res, (int) length, trace));
+            return committed.outcome(Outcome.CLEAN);
         }
-        OutputStream sink = res.outputStream();
+        RelayBroke.guard(committed, () -> stream(res.outputStream(), plan, length, trace));
+        return committed.outcome(Outcome.CLEAN);
+    }
+
+    private static void stream(OutputStream sink, Plan plan, long length, ExchangeTrace trace) {
         PreviewStream body = new PreviewStream(body(plan));
         long copied;
         try {
             copied = StreamCopy.copy(body, sink, length);
         } finally {
-            ex.trace.responseBody(body.preview());
+            trace.responseBody(body.preview());
         }
-        ex.trace.responseBytes(copied);
+        trace.responseBytes(copied);
         if (length >= 0 && copied < length) {
             throw new StreamCopy.SourceFailed(new EOFException("upstream body ended at " + copied + " of " + length + " bytes"));
         }
         closeSink(sink);
-        ex.outcome = Outcome.CLEAN;
     }
 
-    private static void appendToEarly(HttpClientResponse in, EarlyStream early, Dialect dialect, Exchange ex, Plan plan) {
-        ex.status = 200;
+    private static ExchangeResult appendToStream(HttpClientResponse in, EarlyStream early, Dialect dialect, ExchangeTrace trace, Plan plan,
+                                                 ExchangeResult so) {
+        ExchangeResult committed = so.committed(200);
         int code = in.status().code();
         if (code < 200 || code > 299 || plan.status() > 0) {
             byte[] prefix = plan.prefix().length > 0 ? plan.prefix() : BodyPeek.prefix(plan.rest(), BodyPeek.ERROR_PREFIX);
             Json.ErrorInfo info = Json.errorInfo(prefix).orElse(new Json.ErrorInfo("api_error", "upstream answered HTTP " + code));
             early.fail(dialect, "upstream", info.type(), info.message());
-            ex.ended(EndReason.UPSTREAM_ERROR_EVENT, Outcome.ABORTED, 0);
-            ex.trace.responseBody(shaper.observe.BodyPreview.of(prefix, prefix.length));
-            return;
+            trace.responseBody(shaper.observe.BodyPreview.of(prefix, prefix.length));
+            return committed.ended(EndReason.UPSTREAM_ERROR_EVENT, Outcome.ABORTED, 0);
         }
-        ex.trace.clientHeaders();
-        PreviewStream body = new PreviewStream(body(plan));
-        try {
-            ex.trace.responseBytes(StreamCopy.copy(body, early.sink(), -1));
-        } finally {
-            ex.trace.responseBody(body.preview());
-        }
-        closeSink(early.sink());
-        ex.outcome = Outcome.CLEAN;
+        trace.clientHeaders();
+        RelayBroke.guard(committed, () -> {
+            PreviewStream body = new PreviewStream(body(plan));
+            try {
+                trace.responseBytes(StreamCopy.copy(body, early.sink(), -1));
+            } finally {
+                trace.responseBody(body.preview());
+            }
+            closeSink(early.sink());
+        });
+        return committed.outcome(Outcome.CLEAN);
     }
 
     /**
@@ -132,7 +147,7 @@ final class ResponseRelay {
      * pool. An upstream that breaks off midway gets what the streaming path gives it: the head
      * and the bytes that arrived are committed, then the connection is aborted.
      */
-    private static void sendWhole(InputStream in, ServerResponse res, int length, Exchange ex) {
+    private static void sendWhole(InputStream in, ServerResponse res, int length, ExchangeTrace trace) {
         byte[] body = new byte[length];
         int got = 0;
         Exception failure = null;
@@ -147,8 +162,8 @@ final class ResponseRelay {
         } catch (java.io.IOException | RuntimeException e) {
             failure = e;
         }
-        ex.trace.responseBody(shaper.observe.BodyPreview.of(body, got));
-        ex.trace.responseBytes(got);
+        trace.responseBody(shaper.observe.BodyPreview.of(body, got));
+        trace.responseBytes(got);
         if (got < length) {
             OutputStream sink = res.outputStream();
             try {

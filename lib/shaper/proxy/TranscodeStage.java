@@ -42,121 +42,126 @@ final class TranscodeStage {
     private final Transcoder transcoder;
     private final HeaderRewrite rewrite;
     private final ExchangeLog log;
+    private final LossLog losses;
+
+    /** What {@link #prepare} concluded: the converted request, or a local answer already given. */
+    sealed interface Preparation permits Converted, Answered {
+    }
 
     /** One exchange's converted request and the headers step for it. */
-    record Converted(Prepared prepared, RequestBody body, HeaderRewrite rewrite) {
+    record Converted(Prepared prepared, RequestBody body, HeaderRewrite rewrite) implements Preparation {
+    }
+
+    /** The request was refused locally (answered in the client's dialect); the exchange ended so. */
+    record Answered(ExchangeResult result) implements Preparation {
     }
 
     TranscodeStage(Transcoder transcoder, HeaderRewrite rewrite, ExchangeLog log) {
         this.transcoder = transcoder;
         this.rewrite = rewrite;
         this.log = log;
+        this.losses = new LossLog(log);
     }
 
-    /** @return the converted request, or null when the request was answered locally */
-    Converted prepare(ServerRequest req, ServerResponse res, String rawPath, RequestBody body, EarlyStream early, Exchange ex) {
+    /** Converts the client request, or refuses it locally: a failed local answer, never sent upstream. */
+    Preparation prepare(ServerRequest req, ClientSink sink, String rawPath, RequestBody body, ExchangeResult so) {
         long limit = transcoder.mapping().limits().requestBytes();
         RequestBody buffered = RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, limit));
         try {
             if (!(buffered instanceof RequestBody.Buffered) && !(buffered instanceof RequestBody.None)) {
-                throw new TranscodeException.TooLarge();
+                throw new TranscodeException.TooLarge(limit);
             }
             byte[] bytes = buffered.bytes() == null ? new byte[0] : buffered.bytes();
             Prepared p = transcoder.prepare(bytes, req.prologue().query().rawValue());
             return new Converted(p, new RequestBody.Buffered(p.body()), rewrite);
         } catch (TranscodeException e) {
-            ex.localError = true;
-            ex.outcome = Outcome.FAILED;
-            logFailure(ex, req, rawPath, Provenance.LOCAL_REQUEST_CONVERSION_ERROR, e);
+            ExchangeResult failed = failure(so.failedLocally(), req.prologue().method().text(), rawPath,
+                    Provenance.LOCAL_REQUEST_CONVERSION_ERROR, e.hint().isEmpty() ? e.getMessage() : e.getMessage() + " (" + e.hint() + ")");
             if (e instanceof TranscodeException.TooLarge) {
-                res.header(HeaderNames.CONNECTION, "close"); // the rest of the body is not read
+                sink.response().header(HeaderNames.CONNECTION, "close"); // the rest of the body is not read
             }
-            answer(res, early, ex, e.status(), transcoder.error(e), null, null);
-            return null;
+            return new Answered(answer(sink, failed, e.status(), transcoder.error(e), null, null, false));
         }
     }
 
     /**
-     * Converts and writes the accepted answer. Throws {@link StreamCopy.SinkFailed} when the
-     * client goes away, like {@link ResponseRelay}.
+     * Converts and writes the accepted answer.
+     *
+     * @throws RelayBroke when the client goes away after the answer was committed, like {@link ResponseRelay}
      */
-    void relay(HttpClientResponse in, ServerResponse res, String method, String rawPath, EarlyStream early, Exchange ex,
-               ResponseRelay.Plan plan, Converted c) {
+    ExchangeResult relay(HttpClientResponse in, ClientSink sink, String method, String rawPath, ResponseRelay.Plan plan, Converted c,
+                         String calledUrl, ExchangeResult so) {
         int code = in.status().code();
         InputStream body = decoded(in, plan);
         String type = in.headers().first(HeaderNames.CONTENT_TYPE).orElse("").toLowerCase(Locale.ROOT);
         if (plan.status() > 0) {
-            byte[] prefix = plan.prefix();
-            String message = Json.errorInfo(prefix).map(Json.ErrorInfo::message).orElse("upstream stream failed");
-            answer(res, early, ex, plan.status(), transcoder.error(new UpstreamError(plan.status(), null, null, message, null, null, null)),
-                    plan.retryAfter(), null);
-            return;
+            String message = Json.errorInfo(plan.prefix()).map(Json.ErrorInfo::message).orElse("upstream stream failed");
+            return answer(sink, so, plan.status(), transcoder.error(new UpstreamError(plan.status(), null, null, message, null, null, null)),
+                    plan.retryAfter(), null, true);
         }
         if (code < 200 || code > 299) {
             if (code < 400) {
-                wireFailure(res, method, rawPath, early, ex, new TranscodeException.UpstreamWire("upstream answered HTTP " + code));
-                return;
+                return wireFailure(sink, method, rawPath, so, new TranscodeException.UpstreamWire("upstream answered HTTP " + code));
             }
             byte[] raw = BodyPeek.prefix(body, transcoder.mapping().limits().errorBodyBytes());
             String retryAfter = in.headers().first(HeaderNames.RETRY_AFTER).orElse(plan.retryAfter());
             String requestId = in.headers().first(HeaderNames.create("request-id"))
                     .orElse(in.headers().first(HeaderNames.create("x-request-id")).orElse(null));
             UpstreamError error = UpstreamError.parse(code, raw, type, requestId, retryAfter);
-            answer(res, early, ex, code, transcoder.error(error), retryAfter, requestId);
-            return;
+            if (code == 404) {
+                // only the upstream's own words reveal a doubled path (-upstream ending in /v1): say what was called
+                log.info("transcode: " + method + " " + rawPath + ": upstream answered 404 for " + calledUrl);
+            }
+            return answer(sink, so, code, transcoder.error(error), retryAfter, requestId, true);
         }
         boolean sse = type.startsWith("text/event-stream");
         boolean json = type.startsWith("application/json") || type.contains("+json");
         Prepared p = c.prepared();
+        ExchangeResult out;
         if (p.stream() && !sse) {
-            wireFailure(res, method, rawPath, early, ex, new TranscodeException.UpstreamWire(json
+            out = wireFailure(sink, method, rawPath, so, new TranscodeException.UpstreamWire(json
                     ? "upstream returned a non-streaming response for a streaming request"
                     : "upstream returned an unrecognized response content type"));
         } else if (!p.stream() && !json) {
-            wireFailure(res, method, rawPath, early, ex, new TranscodeException.UpstreamWire(sse
+            out = wireFailure(sink, method, rawPath, so, new TranscodeException.UpstreamWire(sse
                     ? "upstream returned a stream for a non-streaming request"
                     : "upstream returned an unrecognized response content type"));
         } else if (sse) {
-            stream(body, res, method, rawPath, early, ex, p);
+            out = stream(body, sink, method, rawPath, p, so);
         } else {
-            json(body, res, method, rawPath, early, ex, p);
+            out = json(body, sink, method, rawPath, p, so);
         }
-        if (!p.report().entries().isEmpty()) {
-            log.info("transcode: " + method + " " + rawPath + ": report " + p.report().summary());
-        }
+        losses.report(method, rawPath, p.report());
+        return out;
     }
 
-    private void json(InputStream body, ServerResponse res, String method, String rawPath, EarlyStream early, Exchange ex, Prepared p) {
+    private ExchangeResult json(InputStream body, ClientSink sink, String method, String rawPath, Prepared p, ExchangeResult so) {
         long limit = transcoder.mapping().limits().responseBytes();
         byte[] bytes = BodyPeek.prefix(body, (int) Math.min(Integer.MAX_VALUE - 16, limit + 1));
         byte[] out;
         try {
             if (bytes.length > limit) {
-                throw new TranscodeException.UpstreamWire("upstream response exceeds -transcode-max-response-mb");
+                throw new TranscodeException.UpstreamWire("upstream response exceeds -transcode-max-response-mb ("
+                        + limit / (1024 * 1024) + " MiB)");
             }
             out = transcoder.answer(bytes, p);
         } catch (TranscodeException e) {
-            wireFailure(res, method, rawPath, early, ex, e);
-            return;
+            return wireFailure(sink, method, rawPath, so, e);
         }
-        if (early != null) {
-            wireFailure(res, method, rawPath, early, ex, new TranscodeException.UpstreamWire("non-streaming answer on a committed stream"));
-            return;
+        if (!(sink.state() instanceof ClientSink.NotCommitted)) {
+            return wireFailure(sink, method, rawPath, so, new TranscodeException.UpstreamWire("non-streaming answer on a committed stream"));
         }
-        ex.status = 200;
+        ExchangeResult committed = so.committed(200);
+        ServerResponse res = sink.response();
         res.status(Status.OK_200).header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderNames.CONTENT_LENGTH, Integer.toString(out.length));
-        try {
-            res.send(out);
-        } catch (RuntimeException e) {
-            throw new StreamCopy.SinkFailed(e);
-        }
-        ex.outcome = Outcome.CLEAN;
+        RelayBroke.guard(committed, () -> send(res, out));
+        return committed.outcome(Outcome.CLEAN);
     }
 
-    private void stream(InputStream body, ServerResponse res, String method, String rawPath, EarlyStream early, Exchange ex, Prepared p) {
-        ClientEvents sink = new ClientEvents(res, early);
-        ex.status = 200;
-        StreamConversion conversion = transcoder.stream(sink, p);
+    private ExchangeResult stream(InputStream body, ClientSink sink, String method, String rawPath, Prepared p, ExchangeResult so) {
+        ClientEvents events = new ClientEvents(sink);
+        ExchangeResult committed = so.committed(200);
+        StreamConversion conversion = transcoder.stream(events, p);
         byte[] buf = new byte[StreamCopy.BUFFER];
         try {
             while (true) {
@@ -164,72 +169,72 @@ final class TranscodeStage {
                 try {
                     n = body.read(buf);
                 } catch (IOException | UncheckedIOException e) {
-                    ex.failure = FailureClass.TRANSPORT_ERROR;
-                    logFailure(ex, method, rawPath, Provenance.UPSTREAM_TRANSPORT_ERROR, "upstream stream broke off: " + e.getMessage());
-                    conversion.fail("api_error", "upstream stream broke off");
-                    sink.close();
-                    ex.outcome = Outcome.ABORTED;
-                    return;
+                    ExchangeResult broke = failure(committed.failure(FailureClass.TRANSPORT_ERROR), method, rawPath,
+                            Provenance.UPSTREAM_TRANSPORT_ERROR, "upstream stream broke off: " + TransportErrors.words(e));
+                    RelayBroke.guard(broke, () -> {
+                        conversion.fail("api_error", "upstream stream broke off");
+                        events.close();
+                    });
+                    return broke.outcome(Outcome.ABORTED);
                 }
                 if (n < 0) {
                     conversion.end();
                     break;
                 }
-                conversion.feed(buf, 0, n);
+                int got = n;
+                RelayBroke.guard(committed, () -> conversion.feed(buf, 0, got));
             }
         } catch (TranscodeException e) {
-            Provenance provenance = Provenance.ofResponseFailure(e);
-            if (e.upstreamFailure()) {
-                ex.failure = FailureClass.BODY_ERROR;
+            ExchangeResult failed = failure(e.upstreamFailure() ? committed.failure(FailureClass.BODY_ERROR) : committed, method, rawPath,
+                    Provenance.ofResponseFailure(e), e.getMessage());
+            if (!conversion.started() && sink.state() instanceof ClientSink.NotCommitted) {
+                return answer(sink, failed, e.status(), transcoder.error(e), null, null, false);
             }
-            logFailure(ex, method, rawPath, provenance, e.getMessage());
-            if (!conversion.started() && early == null) {
-                answer(res, null, ex, e.status(), transcoder.error(e), null, null);
-                ex.outcome = Outcome.FAILED;
-                return;
-            }
-            conversion.fail(transcoder.errorType(e.status()), e.getMessage());
-            sink.close();
-            ex.outcome = Outcome.ABORTED;
-            return;
+            RelayBroke.guard(failed, () -> {
+                conversion.fail(transcoder.errorType(e.status()), e.getMessage());
+                events.close();
+            });
+            return failed.outcome(Outcome.ABORTED);
         }
-        sink.close();
-        ex.outcome = Outcome.CLEAN;
+        RelayBroke.guard(committed, events::close);
+        return committed.outcome(Outcome.CLEAN);
     }
 
-    private void wireFailure(ServerResponse res, String method, String rawPath, EarlyStream early, Exchange ex, TranscodeException e) {
-        if (e.upstreamFailure()) {
-            ex.failure = FailureClass.BODY_ERROR;
-        }
-        logFailure(ex, method, rawPath, Provenance.ofResponseFailure(e), e.getMessage());
-        answer(res, early, ex, e.status(), transcoder.error(e), null, null);
-        ex.outcome = Outcome.FAILED;
+    private ExchangeResult wireFailure(ClientSink sink, String method, String rawPath, ExchangeResult so, TranscodeException e) {
+        ExchangeResult failed = failure(e.upstreamFailure() ? so.failure(FailureClass.BODY_ERROR) : so, method, rawPath,
+                Provenance.ofResponseFailure(e), e.getMessage());
+        return answer(sink, failed, e.status(), transcoder.error(e), null, null, false);
     }
 
-    /** A complete error answer, or one error event on a stream committed early. */
-    private void answer(ServerResponse res, EarlyStream early, Exchange ex, int status, byte[] body, String retryAfter, String requestId) {
-        if (early != null) {
-            ClientEvents sink = new ClientEvents(res, early);
-            transcoder.earlyError(sink, transcoder.errorType(status), errorMessage(body));
-            sink.close();
-            ex.status = 200;
-            ex.outcome = Outcome.ABORTED;
-            return;
-        }
-        ex.status = status;
-        res.status(Status.create(status)).header(HeaderValues.CONTENT_TYPE_JSON);
-        if (retryAfter != null) {
-            res.header(HeaderNames.RETRY_AFTER, retryAfter);
-        }
-        if (requestId != null) {
-            res.header(HeaderNames.create("Request-Id"), requestId);
-        }
+    /**
+     * A complete error answer in the client's dialect, or one error event on a stream committed early.
+     *
+     * @param relayed the error is the upstream's, relayed in the client's dialect (a completed
+     *                exchange, like a passthrough error status); else the proxy's own answer (failed)
+     */
+    private ExchangeResult answer(ClientSink sink, ExchangeResult so, int status, byte[] body, String retryAfter, String requestId,
+                                  boolean relayed) {
+        return switch (sink.state()) {
+            case ClientSink.CommittedStream c -> {
+                ClientEvents events = new ClientEvents(sink);
+                transcoder.earlyError(events, transcoder.errorType(status), errorMessage(body));
+                events.close();
+                yield so.committed(200).outcome(Outcome.ABORTED);
+            }
+            case ClientSink.NotCommitted n -> {
+                ExchangeResult answered = so.committed(status).outcome(relayed ? Outcome.CLEAN : Outcome.FAILED);
+                RelayBroke.guard(answered, () -> sink.sendError(status, body, retryAfter, requestId));
+                yield answered;
+            }
+        };
+    }
+
+    private static void send(ServerResponse res, byte[] body) {
         try {
             res.send(body);
         } catch (RuntimeException e) {
             throw new StreamCopy.SinkFailed(e);
         }
-        ex.outcome = Outcome.CLEAN;
     }
 
     private static String errorMessage(byte[] body) {
@@ -250,14 +255,10 @@ final class TranscodeStage {
         }
     }
 
-    private void logFailure(Exchange ex, ServerRequest req, String rawPath, Provenance p, TranscodeException e) {
-        logFailure(ex, req.prologue().method().text(), rawPath, p, e.getMessage());
-    }
-
-    /** Logs the failure and puts its provenance on the exchange's record. */
-    private void logFailure(Exchange ex, String method, String rawPath, Provenance p, String message) {
-        ex.provenance = recorded(p);
+    /** Logs the failure and puts its provenance on the exchange. */
+    private ExchangeResult failure(ExchangeResult so, String method, String rawPath, Provenance p, String message) {
         log.info("transcode: " + method + " " + rawPath + ": [" + p.wireName() + "] " + message);
+        return so.provenance(recorded(p));
     }
 
     /** The spec's finer failure taxonomy folded into the exchange record's provenance. */
@@ -280,9 +281,9 @@ final class TranscodeStage {
         private final ServerResponse res;
         private OutputStream out;
 
-        ClientEvents(ServerResponse res, EarlyStream early) {
-            this.res = res;
-            this.out = early == null ? null : early.sink();
+        ClientEvents(ClientSink sink) {
+            this.res = sink.response();
+            this.out = sink.stream() == null ? null : sink.stream().sink();
         }
 
         @Override

@@ -1,10 +1,22 @@
 package shaper.proxy;
 
+import java.io.EOFException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+
 /**
- * Describes a transport failure for a log line without leaking what a URL's query may carry:
- * every {@code ?query} inside the message is replaced by {@code ?[redacted]}.
+ * Describes a transport failure in words a person can act on ({@code connection refused},
+ * {@code the upstream closed the connection before answering}), never an exception class name, and
+ * without leaking what a URL's query may carry: every {@code ?query} inside a message is replaced by
+ * {@code ?[redacted]}.
  */
 public final class TransportErrors {
     private static final Pattern QUERY = Pattern.compile("\\?[^\\s\"'<>]*");
@@ -12,13 +24,42 @@ public final class TransportErrors {
     private TransportErrors() {
     }
 
+    /** The failure in words, quoted for a logfmt line. */
     public static String describe(Throwable error) {
+        return '"' + words(error).replace("\"", "'") + '"';
+    }
+
+    /** The failure in words. */
+    public static String words(Throwable error) {
         Throwable root = error;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        String message = root.getMessage() == null ? "" : ": " + redact(root.getMessage());
-        return '"' + root.getClass().getSimpleName() + message.replace("\"", "'") + '"';
+        String message = root.getMessage() == null ? "" : redact(root.getMessage()).trim();
+        String lower = message.toLowerCase(Locale.ROOT);
+        String kind = root.getClass().getSimpleName();
+        if (error instanceof UpstreamTimeout || root instanceof UpstreamTimeout) {
+            return redact(error.getMessage() == null ? "timed out" : error.getMessage());
+        }
+        return switch (root) {
+            case ConnectException e -> lower.contains("timed out") ? "connect timed out" : "connection refused";
+            case UnknownHostException e -> "unknown host " + message;
+            case NoRouteToHostException e -> "no route to host";
+            case SocketTimeoutException e -> "timed out waiting for the upstream";
+            case SSLHandshakeException e -> "TLS handshake failed: " + message;
+            case SSLException e -> "TLS error: " + message;
+            case EOFException e -> "the connection closed before the response was complete";
+            case SocketException e when lower.contains("reset") -> "connection reset by the peer";
+            case SocketException e when lower.contains("broken pipe") -> "the connection closed while sending";
+            default -> switch (kind) {
+                // Helidon's client: the upstream closed before sending a (complete) response head
+                case "InsufficientDataAvailableException" -> "the upstream closed the connection before answering";
+                // Jedis: the Redis server closed the connection mid-reply
+                case "JedisConnectionException" -> lower.contains("unexpected end of stream")
+                        ? "the Redis server closed the connection" : "cannot reach the Redis server" + (message.isEmpty() ? "" : ": " + message);
+                default -> message.isEmpty() ? "connection failed" : message;
+            };
+        };
     }
 
     public static String redact(String text) {

@@ -8,6 +8,7 @@ import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webserver.http.ServerRequest;
+import shaper.proxy.watch.CallWatch;
 
 /**
  * One upstream attempt of a request: the same method, raw target and filtered headers each time,

@@ -8,6 +8,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.admission.ClientGoneException;
 import shaper.admission.QueueWait;
+import shaper.proxy.watch.ClientConnection;
 
 /**
  * A request about to wait for a slot. Before waiting it reads its body into memory (bounded), so

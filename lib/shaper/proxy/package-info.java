@@ -8,11 +8,11 @@
  * ({@link shaper.proxy.ResponseRelay}). A transcoded route ({@link shaper.proxy.TranscodeStages}) adds one stage to this
  * same path: {@link shaper.proxy.TranscodeStage} converts the body before the first attempt and the accepted answer
  * instead of relaying it, so admission, limits, retries, the breaker and the log are the passthrough's. A request that waits has its connection watched for end of
- * stream by one shared selector thread ({@link shaper.proxy.ClientConnection},
- * {@link shaper.proxy.SelectorWatch}). Around it: header hygiene ({@link shaper.proxy.HeaderPolicy}),
+ * stream by one shared selector thread ({@link shaper.proxy.watch.ClientConnection},
+ * {@link shaper.proxy.watch.SelectorWatch}). Around it: header hygiene ({@link shaper.proxy.HeaderPolicy}),
  * raw URL joining ({@link shaper.proxy.UpstreamUris}), per-read flushing
  * ({@link shaper.proxy.StreamCopy}), the per-call bound and the watch for a client that leaves
- * while the upstream works ({@link shaper.proxy.CallWatch}), the reach into Helidon internals
+ * while the upstream works ({@link shaper.proxy.watch.CallWatch}), the reach into Helidon internals
  * ({@link shaper.proxy.HelidonInternals}), upstream pools ({@link shaper.proxy.Upstream},
  * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling (package {@code shaper.proxy.upgrade}).
  *

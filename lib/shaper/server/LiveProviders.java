@@ -54,7 +54,7 @@ public final class LiveProviders implements ReloadTarget {
     }
 
     private List<ProxyHandler> handlers(List<ProviderAssembly> providers) {
-        return providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls())).toList();
+        return providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls(), services.stop())).toList();
     }
 
     /** The named provider in force. */

@@ -121,7 +121,7 @@ final class ProviderAssembler {
             limiters.warnings().forEach(s.err()::println);
             CircuitBreaker breaker = previous.isPresent() && previous.get().config().breaker().equals(p.breaker())
                     ? previous.get().breaker()
-                    : BreakerTransitions.logged(p.name(), CircuitBreaker.of(p.breaker(), s.time()::nanoTime), log);
+                    : CircuitBreaker.of(p.breaker(), s.time()::nanoTime, List.of(BreakerTransitions.logTo(p.name(), log)));
             AdmissionChain admission = AdmissionChain.standard(limiters, breaker, p.admission(), s.time(), s.disconnects());
             Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name())).orElse(record -> { });
             ExchangePublisher publisher = previous.isPresent()

@@ -14,8 +14,8 @@ import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import shaper.config.ServerConfig;
 import shaper.observe.ExchangeLog;
-import shaper.proxy.ClientConnection;
 import shaper.proxy.upgrade.UpgradeTunnel;
+import shaper.proxy.watch.ClientConnection;
 
 /**
  * The Helidon listener of the proxy: one route (the {@link MountTable}) on virtual threads with

@@ -234,6 +234,9 @@ public final class ShaperServer {
             Thread stopper = Thread.ofPlatform().name("shaper-stop").start(this::stopListener);
             long deadline = System.nanoTime() + grace.toNanos();
             awaitQuietly(stopper, deadline);
+            if (stopper.isAlive()) {
+                services.stop().begin(); // what breaks from now on is the proxy's own cut
+            }
             while (stopper.isAlive()) {
                 // past the grace: Helidon interrupts the handlers still running when its wait is interrupted
                 stopper.interrupt();

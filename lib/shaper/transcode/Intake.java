@@ -7,7 +7,7 @@ package shaper.transcode;
 record Intake(String query, ConversionReport report) {
     static Intake of(TranscodeMapping mapping, byte[] clientBody, String rawQuery) {
         if (clientBody.length > mapping.limits().requestBytes()) {
-            throw new TranscodeException.TooLarge();
+            throw new TranscodeException.TooLarge(mapping.limits().requestBytes());
         }
         return new Intake(ClientQuery.filter(rawQuery, mapping.allowedQuery()), new ConversionReport(mapping.policy()));
     }

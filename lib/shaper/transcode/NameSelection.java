@@ -22,8 +22,10 @@ final class NameSelection {
      * @param values   the raw flag values
      * @param defaults the out-of-the-box names
      * @param resolve  maps a name to its value, or null when unknown
+     * @param valid    every valid name, listed in the message for an unknown one; empty when the names are free-form
      */
-    static <T> Set<T> resolve(String flag, Iterable<String> values, Set<T> defaults, Function<String, T> resolve) {
+    static <T> Set<T> resolve(String flag, Iterable<String> values, Set<T> defaults, Function<String, T> resolve,
+                              java.util.List<String> valid) {
         Set<T> positive = new LinkedHashSet<>();
         Set<T> negative = new LinkedHashSet<>();
         Set<String> positiveNames = new LinkedHashSet<>();
@@ -36,7 +38,8 @@ final class NameSelection {
                 String name = negated ? raw.substring(1) : raw;
                 T t = name.isEmpty() ? null : resolve.apply(name);
                 if (t == null) {
-                    throw new ConfigException(flag + ": unknown name \"" + raw + "\"");
+                    throw new ConfigException(flag + ": unknown name \"" + raw + "\""
+                            + (valid.isEmpty() ? "" : " (valid names: " + String.join(", ", valid) + ")"));
                 }
                 (negated ? negative : positive).add(t);
                 if (!negated) {

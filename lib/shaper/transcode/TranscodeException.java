@@ -13,6 +13,14 @@ public abstract sealed class TranscodeException extends RuntimeException {
     /** The HTTP status the client sees. */
     public abstract int status();
 
+    /**
+     * What the operator can change to make this request pass (a flag and its value), for the log
+     * line; empty when no setting would. The client's message stays the documented one.
+     */
+    public String hint() {
+        return "";
+    }
+
     /** Whether the upstream is to blame: counted by the circuit breaker and the failure hold. */
     public boolean upstreamFailure() {
         return false;
@@ -43,6 +51,19 @@ public abstract sealed class TranscodeException extends RuntimeException {
             return key;
         }
 
+        /** Names the flag that accepts the loss, and the chat capability that avoids it when there is one. */
+        @Override
+        public String hint() {
+            String name = key.wireName();
+            for (ChatCapability c : ChatCapability.values()) {
+                if (c.wireName().equals(name)) {
+                    return "enable it with -transcode-chat-capability " + name + " if the upstream supports it,"
+                            + " or accept the loss with -transcode-allow-loss " + name;
+                }
+            }
+            return "accept the loss with -transcode-allow-loss " + name;
+        }
+
         @Override
         public int status() {
             return 400;
@@ -51,8 +72,17 @@ public abstract sealed class TranscodeException extends RuntimeException {
 
     /** A request or upstream body over its {@code -transcode-max-*-mb} bound. */
     public static final class TooLarge extends TranscodeException {
-        public TooLarge() {
+        private final long limitBytes;
+
+        /** @param limitBytes the bound that was exceeded ({@code -transcode-max-request-mb}) */
+        public TooLarge(long limitBytes) {
             super("request body too large");
+            this.limitBytes = limitBytes;
+        }
+
+        @Override
+        public String hint() {
+            return "the limit is " + Math.max(1, limitBytes / (1024 * 1024)) + " MiB; raise it with -transcode-max-request-mb";
         }
 
         @Override

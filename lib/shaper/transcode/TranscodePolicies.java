@@ -25,12 +25,13 @@ public record TranscodePolicies(Set<ChatCapability> capabilities, Set<String> qu
                         }
                     }
                     return null;
-                });
+                }, java.util.Arrays.stream(ChatCapability.values()).map(ChatCapability::wireName).toList());
         Set<String> query = NameSelection.resolve("-transcode-allow-client-query", queries,
-                strictDefaults ? Set.of() : Set.of(DEFAULT_QUERY), name -> ClientQuery.validName(name) ? name : null);
+                strictDefaults ? Set.of() : Set.of(DEFAULT_QUERY), name -> ClientQuery.validName(name) ? name : null, List.of());
         Set<LossKey> approved = NameSelection.resolve("-transcode-allow-loss", losses,
                 strictDefaults ? Set.of() : LossPolicy.cliDefaults(),
-                name -> LossKey.byName(name).filter(k -> k.kind() == LossKey.Kind.POLICY).orElse(null));
+                name -> LossKey.byName(name).filter(k -> k.kind() == LossKey.Kind.POLICY).orElse(null),
+                java.util.Arrays.stream(LossKey.values()).filter(k -> k.kind() == LossKey.Kind.POLICY).map(LossKey::wireName).toList());
         return new TranscodePolicies(caps, query, new LossPolicy(approved));
     }
 

@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.observe.EndReason;
+import shaper.observe.ExchangeRecord;
+import shaper.observe.Outcome;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
@@ -108,6 +111,12 @@ class GracefulStopTest {
                     }
                 });
             }
+            // the cut is the proxy's own, not the upstream's: recorded so, once
+            RunningShaper.await("the cut stream recorded", Duration.ofSeconds(10),
+                    () -> shaper.server().journal("default").recent().size() == 1);
+            ExchangeRecord cut = shaper.server().journal("default").recent().getFirst();
+            assertEquals(EndReason.PROXY_STOPPED, cut.reason(), cut.toString());
+            assertEquals(Outcome.ABORTED, cut.outcome());
         }
     }
 }

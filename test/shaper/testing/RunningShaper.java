@@ -23,6 +23,11 @@ public final class RunningShaper implements AutoCloseable {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private RunningShaper(List<String> argv) {
+        this(argv, null);
+    }
+
+    /** @param time the proxy's one clock, or null for the system clock */
+    private RunningShaper(List<String> argv, shaper.limit.TimeSource time) {
         List<String> args = new ArrayList<>(argv);
         if (!args.contains("-bind")) {
             // server scope: before any --provider section
@@ -35,11 +40,16 @@ public final class RunningShaper implements AutoCloseable {
         }
         PrintStream o = new PrintStream(new TeeStream(out, System.out), true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(new TeeStream(err, System.err), true, StandardCharsets.UTF_8);
-        this.server = ShaperServer.start(run.config(), o, e);
+        this.server = time == null ? ShaperServer.start(run.config(), o, e) : ShaperServer.start(run.config(), o, e, System::getenv, time);
     }
 
     public static RunningShaper start(String... argv) {
         return new RunningShaper(List.of(argv));
+    }
+
+    /** The proxy on {@code time}: cooldowns, holds and breaker waits move when the test moves the clock. */
+    public static RunningShaper start(shaper.limit.TimeSource time, String... argv) {
+        return new RunningShaper(List.of(argv), time);
     }
 
     public ShaperServer server() {

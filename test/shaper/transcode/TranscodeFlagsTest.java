@@ -104,6 +104,17 @@ class TranscodeFlagsTest {
     }
 
     @Test
+    void anUnknownNameListsTheValidOnes() {
+        fails("-transcode-chat-capability: unknown name \"warp_drive\" (valid names: developer_role, image_input,",
+                "-transcode-messages-chat", "-transcode-chat-capability", "warp_drive");
+        fails("-transcode-allow-loss: unknown name \"everything\" (valid names: previous_response_id,", "-transcode-messages-chat",
+                "-transcode-allow-loss", "everything");
+        Result r = run("-transcode-messages-chat", "-transcode-allow-loss", "everything");
+        assertTrue(r.err().contains("top_k") && r.err().contains("stop_sequences"), r.err());
+        assertTrue(!r.err().contains("legacy_function_call"), "notes are not loss-policy names: " + r.err());
+    }
+
+    @Test
     void aNameGivenBothWaysIsAConflict() {
         fails("conflicting values for \"image_input\": given both positively and negated (!image_input)", "-transcode-messages-chat",
                 "-transcode-chat-capability", "image_input", "-transcode-chat-capability", "!image_input");

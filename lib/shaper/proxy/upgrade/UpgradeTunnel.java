@@ -28,7 +28,7 @@ import shaper.observe.ExchangePublisher;
 import shaper.observe.Outcome;
 import shaper.proxy.HeaderPolicy;
 import shaper.proxy.HeaderRewrite;
-import shaper.proxy.LocalAnswers;
+import shaper.proxy.LocalFailure;
 import shaper.proxy.ProviderAssembly;
 import shaper.proxy.TransportErrors;
 import shaper.proxy.UpstreamUris;
@@ -53,6 +53,7 @@ import shaper.retry.UpstreamFailures;
  * not bounded. Every path ends in one record; after a local answer the client connection closes.
  */
 public final class UpgradeTunnel implements Http1Upgrader {
+    private static final String BAD_GATEWAY = LocalFailure.UPSTREAM_UNREACHABLE.message() + "\n";
     private static final String PROTOCOL_REFUSED = "bad gateway: upstream switched to a protocol the client did not request\n";
 
     /**
@@ -117,7 +118,9 @@ public final class UpgradeTunnel implements Http1Upgrader {
         HandshakeExchange h = new HandshakeExchange(target, prologue, headers);
         Admission admission = target.breaker().allow();
         if (admission instanceof Admission.Rejected) {
-            writeQuietly(ctx.dataWriter(), localAnswer("503 Service Unavailable", LocalAnswers.CIRCUIT_OPEN));
+            LocalFailure open = LocalFailure.circuitOpen(target.breaker().snapshot().nextProbeIn());
+            writeQuietly(ctx.dataWriter(), localAnswer("503 Service Unavailable", open.message() + "\n")
+                    .replace("\r\n\r\n", "\r\nRetry-After: " + open.retryAfter().toSeconds() + "\r\n\r\n"));
             h.end(503, Outcome.FAILED, EndReason.CIRCUIT_OPEN, null);
             return new Answered();
         }
@@ -132,11 +135,11 @@ public final class UpgradeTunnel implements Http1Upgrader {
             head = ResponseHead.parse(socket.readHead(deadline));
             h.trace.upstreamHeaders();
         } catch (IOException | RuntimeException e) {
-            return badGateway(ctx, h, admission, socket, TransportErrors.describe(e), LocalAnswers.BAD_GATEWAY);
+            return badGateway(ctx, h, admission, socket, TransportErrors.describe(e), BAD_GATEWAY);
         }
         if (!head.isHttp()) {
             // Not HTTP: a plain request gets 502 for this, and so does an upgrade.
-            return badGateway(ctx, h, admission, socket, "\"response is not HTTP\"", LocalAnswers.BAD_GATEWAY);
+            return badGateway(ctx, h, admission, socket, "\"response is not HTTP\"", BAD_GATEWAY);
         }
         Optional<String> refusal = head.status() == 101
                 ? UpgradeProtocols.refusal(offered, head.values("Upgrade")) : Optional.empty();

@@ -1,4 +1,4 @@
-package shaper.proxy;
+package shaper.proxy.watch;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -7,6 +7,7 @@ import java.nio.channels.SocketChannel;
 import io.helidon.common.socket.HelidonSocket;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;
+import shaper.proxy.HelidonInternals;
 
 /**
  * The client connection of one request, for the moments the handler neither reads nor writes it

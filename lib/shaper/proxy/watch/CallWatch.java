@@ -1,4 +1,4 @@
-package shaper.proxy;
+package shaper.proxy.watch;
 
 import java.time.Duration;
 import java.util.Set;
@@ -32,7 +32,7 @@ public final class CallWatch implements AutoCloseable {
     static final Duration ARM_AFTER = Duration.ofMillis(200);
 
     /** Why a call was ended from outside. */
-    enum Cut { NONE, DEADLINE, CLIENT_GONE }
+    public enum Cut { NONE, DEADLINE, CLIENT_GONE }
 
     private enum Phase { SENDING, AWAITING, RELAYING, DONE }
 
@@ -51,14 +51,14 @@ public final class CallWatch implements AutoCloseable {
      * @param timeout the whole call's bound
      * @param sending true while the body still streams from the client (its channel is in use)
      */
-    Call begin(ClientConnection client, Duration timeout, boolean sending) {
+    public Call begin(ClientConnection client, Duration timeout, boolean sending) {
         Call c = new Call(Thread.currentThread(), client, System.nanoTime() + saturatedNanos(timeout), sending);
         active.add(c);
         return c;
     }
 
     /** One upstream call. */
-    final class Call implements AutoCloseable {
+    public final class Call implements AutoCloseable {
         private final Thread owner;
         private final ClientConnection client;
         private final long deadline;
@@ -76,17 +76,17 @@ public final class CallWatch implements AutoCloseable {
         }
 
         /** The body has been sent; the client connection is idle until the answer comes. */
-        void awaiting() {
+        public void awaiting() {
             enter(Phase.AWAITING);
         }
 
         /** The answer's head arrived; from now on the client connection is written. */
-        void relaying() {
+        public void relaying() {
             enter(Phase.RELAYING);
         }
 
         /** Why the call was ended from outside, or {@link Cut#NONE}. */
-        Cut cut() {
+        public Cut cut() {
             return cut;
         }
 

@@ -1,4 +1,4 @@
-package shaper.proxy;
+package shaper.proxy.watch;
 
 import java.io.IOException;
 import java.nio.channels.ClosedSelectorException;

@@ -1,0 +1,332 @@
+package shaper.proxy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Optional;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webserver.http.ServerRequest;
+import shaper.breaker.Admission;
+import shaper.config.UpstreamUrl;
+import shaper.observe.ExchangeTrace;
+import shaper.observe.RetryLines;
+import shaper.retry.FailureClass;
+import shaper.retry.GiveUpReason;
+import shaper.retry.HeaderLookup;
+import shaper.retry.RetryAfter;
+import shaper.retry.RetryContext;
+import shaper.retry.RetryDecision;
+import shaper.retry.UpstreamFailures;
+import shaper.sse.InspectorVerdict;
+import shaper.proxy.watch.CallWatch;
+import shaper.proxy.watch.ClientConnection;
+
+/**
+ * One admitted request's attempts, on its own thread: send, judge the answer
+ * ({@link ResponseDecision}), wait between attempts ({@link BackoffStep}), relay the accepted answer
+ * ({@link ResponseRelay}, or the transcoded route's stage). Each attempt reports to the breaker;
+ * success only once the body reached the client. The exchange so far is one immutable
+ * {@link ExchangeResult}, replaced by each step.
+ */
+final class AttemptLoop {
+    private final Forwarder f;
+    private final ServerRequest req;
+    private final ClientSink sink;
+    private final String method;
+    private final String rawPath;
+    private final ClientConnection client;
+    private final ExchangeTrace trace;
+    private final UpstreamCall call;
+    private final boolean replayable;
+    /** The transcoded route's stage and this exchange's converted request; null for passthrough. */
+    private final TranscodeStage stage;
+    private final TranscodeStage.Converted converted;
+    private RequestBody body;
+    private Admission admission;
+    private RetryContext ctx;
+    private CallWatch.Call watch;
+    private ExchangeResult result;
+
+    AttemptLoop(Forwarder f, ServerRequest req, ClientSink sink, String rawPath, RequestBody body, ClientConnection client,
+                ExchangeTrace trace, Admission admission, TranscodeStage stage, TranscodeStage.Converted converted, ExchangeResult so) {
+        this.f = f;
+        this.req = req;
+        this.sink = sink;
+        this.method = req.prologue().method().text();
+        this.rawPath = rawPath;
+        this.client = client;
+        this.trace = trace;
+        this.body = body;
+        this.admission = admission;
+        this.stage = stage;
+        this.converted = converted;
+        this.result = so;
+        this.call = converted == null
+                ? new UpstreamCall(req, f.upstreams().forPath(rawPath), rawPath, f.config().upstreamTimeout(), f.rewrite())
+                : new UpstreamCall(req, f.upstreams().forPath(converted.prepared().upstreamPath()), converted.prepared().upstreamPath(),
+                        converted.prepared().query(), f.config().upstreamTimeout(), converted.rewrite());
+        // A body buffered only to wait in the queue may exceed -retry-max-body-mb: it is sent once.
+        this.replayable = f.config().enabled() && switch (body) {
+            case RequestBody.None none -> true;
+            case RequestBody.Buffered buffered -> buffered.bytes().length <= f.config().maxBodyBytes();
+            case RequestBody.Streamed streamed -> false;
+        };
+        this.ctx = RetryContext.first(f.config(), now());
+    }
+
+    /** Runs the attempts; an unexpected failure comes out as {@link StageFailed} carrying the exchange so far. */
+    ExchangeResult run() {
+        try {
+            while (attempt()) {
+                // the next attempt
+            }
+            return result;
+        } catch (RuntimeException | Error e) {
+            throw new StageFailed(result.outcome(shaper.observe.Outcome.ABORTED), e);
+        } finally {
+            // every path, an Error included: a watch left registered would later interrupt this
+            // thread (serving the connection's next request) or leave its channel non-blocking
+            if (watch != null) {
+                watch.close();
+            }
+        }
+    }
+
+    private Instant now() {
+        return f.time().wallClock();
+    }
+
+    /** @return true to try again */
+    private boolean attempt() {
+        result = result.reached();
+        HttpClientResponse in;
+        watch = f.calls().begin(client, f.config().upstreamTimeout(), body instanceof RequestBody.Streamed);
+        try {
+            trace.attemptStarted();
+            in = call.send(body, watch);
+            trace.upstreamHeaders();
+            watch.relaying();
+        } catch (RuntimeException e) {
+            watch.close();
+            if (watch.cut() == CallWatch.Cut.CLIENT_GONE || (e instanceof StreamCopy.SourceFailed && watch.cut() == CallWatch.Cut.NONE)) {
+                return clientLeft();
+            }
+            return onTransportError(watch.cut() == CallWatch.Cut.DEADLINE ? timedOut() : e);
+        }
+        try {
+            if (watch.cut() == CallWatch.Cut.CLIENT_GONE) {
+                // the client left just as the head arrived: closing unread drops the upstream connection
+                return clientLeft();
+            }
+            return onResponse(in);
+        } finally {
+            watch.close();
+            in.close();
+        }
+    }
+
+    private boolean clientLeft() {
+        result = result.clientLeft();
+        f.breaker().cancel(admission);
+        return false;
+    }
+
+    private RuntimeException timedOut() {
+        return new UpstreamTimeout(f.config().upstreamTimeout());
+    }
+
+    /** @return true to try again */
+    private boolean onTransportError(RuntimeException e) {
+        watch.close();
+        f.log().info("upstream error provider=" + f.provider() + " method=" + method + " path=" + rawPath
+                + " error=" + TransportErrors.describe(e));
+        result = result.judged(FailureClass.TRANSPORT_ERROR, Duration.ZERO);
+        f.breaker().recordFailure(admission, Duration.ZERO);
+        RetryDecision d = replayable ? f.policy().decideTransportError(ctx, now()) : null;
+        if (d instanceof RetryDecision.Retry r) {
+            return backoff(r);
+        }
+        logGiveUp(d);
+        result = sink.fail(result, LocalFailure.UPSTREAM_UNREACHABLE);
+        return false;
+    }
+
+    /** @return true to try again */
+    private boolean onResponse(HttpClientResponse in) {
+        Instant receivedAt = now();
+        int code = in.status().code();
+        HeaderLookup headers = name -> in.headers().values(HeaderNames.create(name));
+        result = result.judged(UpstreamFailures.classify(code, headers, receivedAt),
+                RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO));
+        String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
+        ResponseRelay.Plan plan = ResponseRelay.Plan.asIs(in);
+        RetryDecision verdict = null;
+        try {
+            if (replayable && code >= 200 && code < 300 && f.config().inspectSse() && isEventStream(in) && BodyPeek.decodable(encoding)) {
+                InputStream decoded = BodyPeek.decode(in.inputStream(), encoding);
+                boolean wasDecoded = encoding != null && !encoding.isBlank() && !encoding.equalsIgnoreCase("identity");
+                InspectorVerdict inspected = BodyPeek.inspect(decoded);
+                if (inspected instanceof InspectorVerdict.Retry hidden) {
+                    result = result.failure(FailureClass.SERVER_ERROR);
+                    verdict = f.policy().decideErrorUnder200(ctx, headers, receivedAt, now());
+                    plan = new ResponseRelay.Plan(hidden.buffered(), decoded, wasDecoded, 502, null, null);
+                } else if (inspected instanceof InspectorVerdict.Forward forward) {
+                    plan = new ResponseRelay.Plan(forward.buffered(), decoded, wasDecoded, 0, null, null);
+                }
+            } else if (replayable && code >= 400) {
+                byte[] raw = BodyPeek.prefix(in.inputStream(), BodyPeek.ERROR_PREFIX);
+                verdict = f.policy().decide(ctx, code, headers, BodyPeek.decodedCopy(raw, encoding), receivedAt, now());
+                plan = new ResponseRelay.Plan(raw, in.inputStream(), false, 0, null, null);
+            }
+        } catch (IOException | StreamCopy.SourceFailed e) {
+            if (watch.cut() == CallWatch.Cut.DEADLINE) {
+                return onTransportError(timedOut());
+            }
+            return onTransportError(e instanceof RuntimeException r ? r : new UncheckedIOException((IOException) e));
+        }
+        switch (ResponseDecision.of(verdict, body.bytes())) {
+            case ResponseDecision.Retry retry -> {
+                if (retry.replacedBody() != null) {
+                    body = new RequestBody.Buffered(retry.replacedBody(), body.length() < 0);
+                }
+                report();
+                drain(in);
+                return backoff(retry.retry());
+            }
+            case ResponseDecision.Accept accept -> {
+                logGiveUp(verdict);
+                if (accept.retriesExhausted()) {
+                    plan = new ResponseRelay.Plan(plan.prefix(), plan.rest(), plan.decoded(), plan.status(), retryAfterSeconds(),
+                            plan.location());
+                }
+            }
+        }
+        if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION) && sink.state() instanceof ClientSink.NotCommitted) {
+            Optional<String> location = redirect(in);
+            if (location.isEmpty()) {
+                f.breaker().recordNeutral(admission);
+                result = sink.fail(result, LocalFailure.BAD_REDIRECT);
+                return false;
+            }
+            plan = new ResponseRelay.Plan(plan.prefix(), plan.rest(), plan.decoded(), plan.status(), plan.retryAfter(), location.get());
+        }
+        relay(in, plan);
+        return false;
+    }
+
+    private void relay(HttpClientResponse in, ResponseRelay.Plan plan) {
+        try {
+            result = converted != null
+                    ? stage.relay(in, sink, method, rawPath, plan, converted, calledUrl(), result)
+                    : ResponseRelay.relay(in, sink, method, trace, plan, result);
+        } catch (RelayBroke broke) {
+            result = broken(broke);
+        } catch (RuntimeException | Error e) {
+            result = result.outcome(shaper.observe.Outcome.ABORTED);
+            throw e;
+        } finally {
+            finalReport();
+        }
+    }
+
+    /** A committed answer broke: the client connection is cut after the record, so it can never look complete. */
+    private ExchangeResult broken(RelayBroke broke) {
+        ExchangeResult so = broke.result();
+        if (f.stop().cutting()) {
+            return so.ended(shaper.observe.EndReason.PROXY_STOPPED, shaper.observe.Outcome.ABORTED, 0).cut("the proxy is stopping");
+        }
+        if (broke.clientSide() && watch.cut() == CallWatch.Cut.DEADLINE) {
+            return so.failure(FailureClass.TRANSPORT_ERROR).cut("upstream call outlived -upstream-timeout");
+        }
+        if (broke.clientSide()) {
+            return so.clientLeft().cut("client left mid-response");
+        }
+        // Dropping the client connection is the only honest signal once a status is committed:
+        // finishing the response normally would make a truncated body look complete.
+        return so.failure(so.failure().isUpstreamFailure() ? so.failure() : FailureClass.TRANSPORT_ERROR)
+                .ended(shaper.observe.EndReason.UPSTREAM_BROKE_OFF, shaper.observe.Outcome.ABORTED, 0).cut("upstream broke off mid-response");
+    }
+
+    /** The verdict of the last attempt for the breaker: success only when the body reached the client. */
+    private void finalReport() {
+        BreakerVerdict.of(result.outcome() == shaper.observe.Outcome.CLEAN, result.failure(), result.retryAfter(), result.clientAborted())
+                .report(f.breaker(), admission);
+    }
+
+    private void logGiveUp(RetryDecision d) {
+        // -retry 0 gives up on every retryable failure: that is configuration, not a decision worth a line
+        if (d instanceof RetryDecision.GiveUp g && g.reason().budgetExhausted() && g.reason() != GiveUpReason.RETRIES_DISABLED) {
+            f.log().info(RetryLines.giveUp(f.provider(), method, rawPath, ctx.attempt(), g.reason()));
+        }
+    }
+
+    /** A discarded attempt's verdict for the breaker. */
+    private void report() {
+        BreakerVerdict.of(false, result.failure(), result.retryAfter(), false).report(f.breaker(), admission);
+    }
+
+    /** @return true to try again */
+    private boolean backoff(RetryDecision.Retry r) {
+        watch.close();
+        switch (BackoffStep.run(r, ctx.attempt(), f.provider(), method, rawPath, f.config(), f.breaker(), f.log(), trace, sink, client,
+                body, result)) {
+            case BackoffStep.Again again -> {
+                admission = again.admission();
+                ctx = ctx.next(r);
+                return true;
+            }
+            case BackoffStep.Ended ended -> {
+                result = ended.result();
+                return false;
+            }
+        }
+    }
+
+    private String retryAfterSeconds() {
+        Duration d = result.retryAfter().isPositive() ? result.retryAfter() : f.config().minDelay();
+        return Long.toString(Math.max(1, (d.toMillis() + 999) / 1000));
+    }
+
+    /** The upstream URL this exchange called, for a log line (credentials and query hidden). */
+    private String calledUrl() {
+        Upstream up = call.upstream();
+        String path = converted == null ? rawPath : converted.prepared().upstreamPath();
+        return UpstreamUrl.display(URI.create(up.base().getScheme() + "://" + up.base().getRawAuthority()
+                + UpstreamUris.pathAndQuery(up.base(), path, null)));
+    }
+
+    private Optional<String> redirect(HttpClientResponse in) {
+        Upstream up = call.upstream();
+        URI requested = URI.create(up.base().getScheme() + "://" + up.base().getRawAuthority()
+                + UpstreamUris.pathAndQuery(up.base(), rawPath, req.prologue().query().rawValue()));
+        String location = in.headers().first(HeaderNames.LOCATION).orElse("");
+        return Redirects.rewrite(location, requested, up.base(), p -> f.upstreams().forPath(p) == up)
+                .map(proxyPath -> f.upstreams().mountPrefix() + proxyPath);
+    }
+
+    private static boolean isEventStream(HttpClientResponse in) {
+        return in.headers().first(HeaderNames.CONTENT_TYPE)
+                .map(t -> t.toLowerCase(Locale.ROOT).startsWith("text/event-stream")).orElse(false);
+    }
+
+    /** Reads a little of a discarded body so its connection can be reused; closing drops it otherwise. */
+    private static void drain(HttpClientResponse in) {
+        try {
+            InputStream rest = in.inputStream();
+            byte[] buf = new byte[1024];
+            int total = 0;
+            int n;
+            while (total < Forwarder.DRAIN_LIMIT && (n = rest.read(buf)) >= 0) {
+                total += n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // discarded anyway
+        }
+    }
+}
