@@ -54,9 +54,9 @@ final class HealthHandler {
         doc.put("service", Version.SERVICE);
         doc.put("pid", ProcessHandle.current().pid());
         doc.put("version", Version.VERSION);
-        doc.put("providers", list);
         doc.put("config_generation", reloads.generation());
         reloads.fileHash().ifPresent(h -> doc.put("config_sha256", h));
+        doc.put("providers", list);
         try {
             return JSON.writeValueAsBytes(doc);
         } catch (JsonProcessingException e) {
