@@ -4,6 +4,7 @@
 //DEPS io.helidon.webclient:helidon-webclient:4.5.0
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
+//DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-yaml:2.20.0
 //DEPS org.jline:jline:4.5.0
 //DEPS io.prometheus:prometheus-metrics-core:1.10.0
 //DEPS io.prometheus:prometheus-metrics-exposition-textformats:1.10.0

@@ -114,6 +114,19 @@ public final class ProviderLimiters {
     }
 
     /**
+     * The limiter named {@code key} (a route class key, {@code default}, {@code global} or
+     * {@code large-request gate}), if this provider has it: a reload keeps it, resized in place.
+     */
+    public Optional<Limiter> limiter(String key) {
+        return Optional.ofNullable(switch (key) {
+            case "default" -> defaultPool;
+            case "global" -> global;
+            case "large-request gate" -> bigCtxGate;
+            default -> byRoute.get(key);
+        });
+    }
+
+    /**
      * Upstream keep-alive pool size: the sum of the caps in use, capped by the global limit, at least
      * 20; at least 128 when passthrough traffic is unbounded (no global limiter, no -limit-all).
      */

@@ -87,7 +87,7 @@ public sealed interface AuthSource {
     }
 
     /** Parses a source for {@code flag}; {@code none} is accepted only when {@code allowNone}. Never echoes an unknown value. */
-    static AuthSource parse(String flag, String value, boolean allowNone) {
+    public static AuthSource parse(String flag, String value, boolean allowNone) {
         Objects.requireNonNull(value, "value");
         String expected = allowNone ? "env:VAR, file:PATH or none" : "env:VAR or file:PATH";
         if (value.startsWith("env:")) {

@@ -19,7 +19,7 @@ import java.util.List;
  * @param head     tokens before the first marker (all tokens when there is none)
  * @param sections one per marker, in order
  */
-record ArgvSections(List<String> head, List<Section> sections) {
+public record ArgvSections(List<String> head, List<Section> sections) {
     /**
      * One {@code --provider} section.
      *
@@ -27,9 +27,9 @@ record ArgvSections(List<String> head, List<Section> sections) {
      * @param name   the marker's {@code =NAME}, or {@code null}
      * @param args   the tokens up to the next marker
      */
-    record Section(int number, String name, List<String> args) {
+    public record Section(int number, String name, List<String> args) {
         /** How errors name this section: {@code provider "x"} or {@code provider section N}. */
-        String label() {
+        public String label() {
             return name != null ? "provider \"" + name + "\"" : "provider section " + number;
         }
     }
@@ -37,11 +37,44 @@ record ArgvSections(List<String> head, List<Section> sections) {
     private static final List<String> MARKERS = List.of("--provider", "-provider");
     private static final List<String> RESERVED = List.of("--account", "-account");
 
-    boolean sectioned() {
+    public boolean sectioned() {
         return !sections.isEmpty();
     }
 
     /** @throws UsageException for a malformed marker, a flag in the wrong scope or {@code --account} */
+    public static ArgvSections split(List<String> argv) {
+        return split(argv, FlagScopes.current());
+    }
+
+    /** The marker that starts a section named {@code name} ({@code null}: an unnamed one). */
+    public static String marker(String name) {
+        return name == null ? "--provider" : "--provider=" + name;
+    }
+
+    /**
+     * {@code args} cut into one group per flag: the flag token and, when it takes its value from the
+     * next token, that token too. A token that is no flag (a stray argument) is a group of its own.
+     */
+    public static List<List<String>> groups(List<String> args) {
+        FlagScopes scopes = FlagScopes.current();
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String token = args.get(i);
+            if (token.startsWith("-") && !token.contains("=") && scopes.takesValue(token) && i + 1 < args.size()) {
+                out.add(List.of(token, args.get(++i)));
+            } else {
+                out.add(List.of(token));
+            }
+        }
+        return out;
+    }
+
+    /** The flag a group of {@link #groups} starts with, without its {@code =value}; the token itself when it is no flag. */
+    public static String flagName(String token) {
+        int eq = token.indexOf('=');
+        return eq > 0 && token.startsWith("-") ? token.substring(0, eq) : token;
+    }
+
     static ArgvSections split(List<String> argv, FlagScopes scopes) {
         List<String> head = new ArrayList<>();
         List<Section> sections = new ArrayList<>();
@@ -82,13 +115,15 @@ record ArgvSections(List<String> head, List<Section> sections) {
     private void checkScopes(FlagScopes scopes) {
         for (String flag : flags(head, scopes)) {
             if (scopes.provider().contains(flag) && !FlagScopes.HELP.contains(flag)) {
-                throw new UsageException(flag + " is a provider-scope flag: with --provider sections it belongs inside the section it configures");
+                throw new UsageException(flag + " is a provider-scope flag: with --provider sections it belongs inside the section it configures",
+                        flag, 0);
             }
         }
         for (Section s : sections) {
             for (String flag : flags(s.args(), scopes)) {
                 if (scopes.server().contains(flag) && !FlagScopes.HELP.contains(flag)) {
-                    throw new UsageException(s.label() + ": " + flag + " is a server-scope flag: put it before the first --provider marker");
+                    throw new UsageException(s.label() + ": " + flag + " is a server-scope flag: put it before the first --provider marker",
+                            flag, s.number());
                 }
             }
         }
@@ -110,11 +145,6 @@ record ArgvSections(List<String> head, List<Section> sections) {
             value = !token.contains("=") && scopes.takesValue(flag);
         }
         return flags;
-    }
-
-    private static String flagName(String token) {
-        int eq = token.indexOf('=');
-        return eq > 0 && token.startsWith("-") ? token.substring(0, eq) : token;
     }
 
     private static String markerName(String token) {

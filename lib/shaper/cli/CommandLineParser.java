@@ -3,10 +3,13 @@ package shaper.cli;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import shaper.config.ConfigException;
@@ -17,7 +20,8 @@ import shaper.config.ShaperConfig;
 /**
  * Parses the proxy's Go-style command line ({@code -upstream URL}, {@code -flag=value}, double-dash
  * spellings too) into an {@link Invocation}. Throws {@link UsageException} for syntax problems
- * (exit 2) and {@link shaper.config.ConfigException} for bad values (exit 1).
+ * (exit 2) and {@link shaper.config.ConfigException} for bad values (exit 1); both say, where they
+ * can, which flag of which section they are about.
  *
  * <p>Two forms. Without {@code --provider} markers both scopes share one flattened command line
  * and configure a single provider named {@code default}. With markers ({@link ArgvSections}) the
@@ -25,15 +29,9 @@ import shaper.config.ShaperConfig;
  * only; every error from a section names it ({@code provider section 2: ...}, {@code provider "x": ...}).
  */
 public final class CommandLineParser {
-    static final String PROGRAM = "shaper";
+    public static final String PROGRAM = "shaper";
 
-    private static final String SCOPES_FOOTER = "%nServer-scope flags: -bind, -client-key, -metrics-bind, -version, -h. Every other flag is provider"
-            + " scope.%nSeveral providers: put server flags first, then one section per provider:%n"
-            + "  " + PROGRAM + " -bind 127.0.0.1:8080 --provider=a -upstream URL -prefix /a ... --provider=b -upstream URL -prefix /b ...%n"
-            + "Inside a section, -h lists that section's flags.%n";
-
-    @Command(name = PROGRAM, sortOptions = false, usageHelpAutoWidth = true,
-            description = "Stealth reverse proxy with bounded concurrency for AI/LLM APIs.", footer = SCOPES_FOOTER)
+    @Command(name = PROGRAM)
     static final class Flattened {
         @Mixin
         ServerOptions server = new ServerOptions();
@@ -41,14 +39,13 @@ public final class CommandLineParser {
         ProviderOptions provider = new ProviderOptions();
     }
 
-    @Command(name = PROGRAM, sortOptions = false, usageHelpAutoWidth = true)
+    @Command(name = PROGRAM)
     static final class Head {
         @Mixin
         ServerOptions server = new ServerOptions();
     }
 
-    @Command(name = PROGRAM + " --provider[=NAME]", sortOptions = false, usageHelpAutoWidth = true,
-            description = "Provider-scope flags: they configure the upstream of this --provider section only.")
+    @Command(name = PROGRAM + " --provider[=NAME]")
     static final class Section {
         @Mixin
         ProviderOptions provider = new ProviderOptions();
@@ -67,33 +64,39 @@ public final class CommandLineParser {
 
     private static Invocation parseFlattened(List<String> argv) {
         Flattened flags = new Flattened();
-        CommandLine cl = parseInto(flags, argv, "");
+        CommandLine cl = parseInto(flags, argv, "", 0);
         if (flags.server.help) {
-            return new Invocation.Help(usage(cl));
+            return new Invocation.Help(HelpText.full(PROGRAM));
         }
         if (flags.server.version) {
             return new Invocation.ShowVersion();
         }
-        return new Invocation.Run(new ShaperConfig(flags.server.toConfig(), List.of(flags.provider.toConfig(null, false))));
+        ShaperConfig config = new ShaperConfig(flags.server.toConfig(), List.of(flags.provider.toConfig(null, false)));
+        if (flags.server.config.print()) {
+            return new Invocation.PrintConfig(EffectiveConfig.flattened(cl.getCommandSpec()));
+        }
+        return run(config, flags.server.config);
     }
 
     private static Invocation parseSections(ArgvSections split) {
         Head head = new Head();
-        parseInto(head, split.head(), "");
+        CommandLine headLine = parseInto(head, split.head(), "", 0);
         if (head.server.help) {
-            return new Invocation.Help(usage(newCommandLine(new Flattened())));
+            return new Invocation.Help(HelpText.full(PROGRAM));
         }
         if (head.server.version) {
             return new Invocation.ShowVersion();
         }
         List<Section> sections = new ArrayList<>();
+        List<CommandSpec> specs = new ArrayList<>();
         for (ArgvSections.Section s : split.sections()) {
             Section section = new Section();
-            CommandLine cl = parseInto(section, s.args(), s.label() + ": ");
+            CommandLine cl = parseInto(section, s.args(), s.label() + ": ", s.number());
             if (section.help) {
-                return new Invocation.Help(usage(cl));
+                return new Invocation.Help(HelpText.section(PROGRAM));
             }
             sections.add(section);
+            specs.add(cl.getCommandSpec());
         }
         List<ProviderConfig> providers = new ArrayList<>();
         for (int i = 0; i < sections.size(); i++) {
@@ -105,28 +108,34 @@ public final class CommandLineParser {
                     ProviderNames.check("--provider", s.name());
                 }
                 if (sections.size() > 1 && !options.hasPrefix()) {
-                    throw new ConfigException("requires -prefix when multiple providers are configured");
+                    throw new ConfigException("requires -prefix when multiple providers are configured", "-prefix", s.number());
                 }
                 providers.add(options.toConfig(s.name(), true));
             } catch (ConfigException e) {
-                throw new ConfigException(label + ": " + e.getMessage());
+                throw new ConfigException(label + ": " + e.getMessage(), e.flag(), s.number());
             }
         }
-        return new Invocation.Run(new ShaperConfig(head.server.toConfig(), providers));
+        ShaperConfig config = new ShaperConfig(head.server.toConfig(), providers);
+        if (head.server.config.print()) {
+            return new Invocation.PrintConfig(EffectiveConfig.sectioned(headLine.getCommandSpec(), specs,
+                    providers.stream().map(ProviderConfig::name).toList()));
+        }
+        return run(config, head.server.config);
     }
 
-    private static CommandLine parseInto(Object command, List<String> args, String errorPrefix) {
+    private static Invocation.Run run(ShaperConfig config, ConfigOptions options) {
+        return new Invocation.Run(config, Optional.ofNullable(options.file()), options.watch());
+    }
+
+    private static CommandLine parseInto(Object command, List<String> args, String errorPrefix, int section) {
         CommandLine cl = newCommandLine(command);
         try {
             cl.parseArgs(args.toArray(String[]::new));
         } catch (ParameterException e) {
-            throw new UsageException(errorPrefix + e.getMessage());
+            String flag = e.getArgSpec() instanceof OptionSpec o ? OptionModel.of(o).flag() : null;
+            throw new UsageException(errorPrefix + e.getMessage(), flag, section);
         }
         return cl;
-    }
-
-    private static String usage(CommandLine cl) {
-        return cl.getUsageMessage(CommandLine.Help.Ansi.OFF);
     }
 
     static CommandLine newCommandLine(Object command) {

@@ -45,7 +45,7 @@ public final class RetryOptions {
     Duration keepalive;
 
     @Option(names = {"-upstream-timeout", "--upstream-timeout"}, paramLabel = "DURATION", defaultValue = "10m",
-            description = "Longest wait for upstream bytes during one upstream call (default ${DEFAULT-VALUE})")
+            description = "Bound on one whole upstream call, the response body included (default ${DEFAULT-VALUE})")
     Duration upstreamTimeout;
 
     @Option(names = {"-inspect-sse", "--inspect-sse"}, arity = "0..1", fallbackValue = "true", defaultValue = "true",

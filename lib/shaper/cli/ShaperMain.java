@@ -6,9 +6,11 @@ import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 import shaper.Version;
 import shaper.config.ConfigException;
+import shaper.configfile.ConfigLoader;
 import shaper.server.ShaperServer;
 import shaper.tui.TuiMain;
 import shaper.signal.Signals;
@@ -29,8 +31,10 @@ public final class ShaperMain {
 
     public static int run(String[] argv, PrintStream out, PrintStream err) {
         Invocation invocation;
+        ConfigLoader.Loaded loaded;
         try {
-            invocation = CommandLineParser.parse(List.of(argv));
+            loaded = ConfigLoader.load(List.of(argv));
+            invocation = loaded.invocation();
         } catch (UsageException e) {
             err.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
             err.println("Run '" + CommandLineParser.PROGRAM + " -h' for the flag reference.");
@@ -45,23 +49,35 @@ public final class ShaperMain {
                 out.flush();
                 yield 0;
             }
+            case Invocation.PrintConfig print -> {
+                out.print(print.yaml());
+                out.flush();
+                yield 0;
+            }
             case Invocation.ShowVersion v -> {
                 out.println(Version.SERVICE + " " + Version.VERSION);
                 out.flush();
                 yield 0;
             }
-            case Invocation.Run run -> serve(run, out, err);
+            case Invocation.Run run -> serve(List.of(argv), run, loaded.fileHash(), out, err);
         };
     }
 
-    private static int serve(Invocation.Run run, PrintStream out, PrintStream err) {
+    private static int serve(List<String> argv, Invocation.Run run, Optional<String> fileHash, PrintStream out, PrintStream err) {
         if (run.config().server().tui()) {
-            return TuiMain.run(run.config(), err, (o, e) -> start(run, o, e, err), CommandLineParser.PROGRAM);
+            return TuiMain.run(run.config(), err, (o, e) -> {
+                ShaperServer s = start(run, o, e, err);
+                if (s != null) {
+                    LiveReload.install(argv, run, fileHash, s, e);
+                }
+                return s;
+            }, CommandLineParser.PROGRAM);
         }
         ShaperServer server = start(run, out, err, err);
         if (server == null) {
             return 1;
         }
+        LiveReload.install(argv, run, fileHash, server, err);
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shaper-shutdown"));
         GracefulStop stop = new GracefulStop(server, run.config().server().shutdownGrace(), err);
         try {

@@ -5,6 +5,11 @@
  * is the one source of which is which). Without {@code --provider} markers both scopes share one
  * flattened command line; with markers, argv is split first ({@code ArgvSections}) and each part is
  * parsed with its own scope only. The parser turns argv into an {@link shaper.cli.Invocation}.
+ * {@link shaper.cli.OptionModel} reads every flag from picocli's model of the two option classes (mixins
+ * included): {@code -h} ({@code HelpText}), the configuration file's keys, {@code -print-config} and
+ * {@code shaper.schema.json} all come from it, so a new {@code @Option} needs no registration.
+ * {@code -config FILE} is read by {@link shaper.configfile}; {@link shaper.cli.LiveReload} connects a
+ * running proxy to its file ({@code SIGHUP}, {@code -config-watch}).
  * Exit codes: 2 for usage errors (unknown flag, bad syntax, unparseable value, a flag in the wrong
  * scope, a malformed marker, {@code --account}), 1 for semantic errors (a value out of range, a
  * missing upstream, overlapping prefixes, duplicate names, an unreadable secret).

@@ -18,23 +18,35 @@ public record BindAddress(String host, int port) {
         }
     }
 
-    /** Parses {@code host:port}; the message of the thrown exception names the text. */
+    /** Text that is not {@code host:port} at all (a usage error), as opposed to a port out of range (a bad value). */
+    public static final class Malformed extends IllegalArgumentException {
+        Malformed(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Parses {@code host:port}; the message of the thrown exception names the text.
+     *
+     * @throws Malformed                when the text is not {@code host:port} with a numeric port
+     * @throws IllegalArgumentException when the port is out of range
+     */
     public static BindAddress parse(String text) {
         int colon = text.lastIndexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException("invalid address \"" + text + "\" (expected host:port, e.g. 127.0.0.1:8080)");
+            throw new Malformed("invalid address \"" + text + "\" (expected host:port, e.g. 127.0.0.1:8080)");
         }
         String host = text.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         } else if (host.contains(":")) {
-            throw new IllegalArgumentException("invalid address \"" + text + "\" (IPv6 hosts need brackets: [::1]:8080)");
+            throw new Malformed("invalid address \"" + text + "\" (IPv6 hosts need brackets: [::1]:8080)");
         }
         int port;
         try {
             port = Integer.parseInt(text.substring(colon + 1));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("invalid port in address \"" + text + "\"");
+            throw new Malformed("invalid port in address \"" + text + "\"");
         }
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("invalid port in address \"" + text + "\" (expected 0..65535)");

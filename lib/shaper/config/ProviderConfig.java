@@ -73,6 +73,11 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         this(name, upstream, prefix, admission, retry, breaker, gateway, AuthConfig.DISABLED);
     }
 
+    /** This provider with other cluster settings (a reload keeps the running ones: they cannot change live). */
+    public ProviderConfig withCluster(ClusterConfig other) {
+        return new ProviderConfig(name, upstream, prefix, admission, retry, breaker, gateway, auth, other, transcode);
+    }
+
     /** The parsed mount path. */
     public MountPrefix mountPrefix() {
         return MountPrefix.parse(prefix);

@@ -22,12 +22,14 @@ public record ShaperConfig(ServerConfig server, List<ProviderConfig> providers) 
                 ProviderConfig a = providers.get(i);
                 ProviderConfig b = providers.get(j);
                 if (a.name().equals(b.name())) {
-                    throw new ConfigException("duplicate provider name \"" + a.name() + "\" (providers " + (i + 1) + " and " + (j + 1) + ")");
+                    throw new ConfigException("duplicate provider name \"" + a.name() + "\" (providers " + (i + 1) + " and " + (j + 1) + ")",
+                            "-name", j + 1);
                 }
                 MountPrefix pa = a.mountPrefix();
                 MountPrefix pb = b.mountPrefix();
                 if (pa.overlaps(pb)) {
-                    throw new ConfigException("provider prefixes overlap: \"" + pa + "\" (" + a.name() + ") and \"" + pb + "\" (" + b.name() + ")");
+                    throw new ConfigException("provider prefixes overlap: \"" + pa + "\" (" + a.name() + ") and \"" + pb + "\" (" + b.name() + ")",
+                            "-prefix", j + 1);
                 }
             }
         }

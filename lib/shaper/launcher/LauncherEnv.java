@@ -58,7 +58,7 @@ public record LauncherEnv(ProxyOptions proxy, Optional<String> settings, Optiona
                 integer(env, LauncherVariable.BIG_CTX_TOKENS, ProxyOptions.DEFAULT_BIG_CTX_TOKENS, 0, Integer.MAX_VALUE),
                 integer(env, LauncherVariable.BIG_CTX_CONCURRENCY, ProxyOptions.DEFAULT_BIG_CTX_CONCURRENCY, 1, Integer.MAX_VALUE),
                 value(env, LauncherVariable.LOG.variable()).map(Path::of).orElse(tmpDir.resolve("shaper-" + port + ".log")),
-                value(env, LauncherVariable.MIRROR_LOG.variable()).map(Path::of));
+                value(env, LauncherVariable.MIRROR_LOG.variable()).map(Path::of), configFile(env));
         int depth = value(env, DEPTH_VARIABLE).map(v -> {
             try {
                 return Math.max(0, Integer.parseInt(v.trim()));
@@ -68,6 +68,22 @@ public record LauncherEnv(ProxyOptions proxy, Optional<String> settings, Optiona
         }).orElse(0);
         return new LauncherEnv(proxy, value(env, LauncherVariable.SETTINGS.variable()),
                 value(env, LauncherVariable.CLAUDE.variable()), home, tmpDir, depth, env);
+    }
+
+    /**
+     * {@code SHAPER_CONFIG}, made absolute (the shaper runs in the checkout, not in the caller's
+     * directory); a file that is not there stops the launch before anything starts.
+     */
+    private static Optional<Path> configFile(Map<String, String> env) throws LaunchException {
+        Optional<String> text = value(env, LauncherVariable.CONFIG.variable());
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        Path file = Path.of(text.get()).toAbsolutePath().normalize();
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new LaunchException(LauncherVariable.CONFIG.variable() + ": " + file + " is not a readable file");
+        }
+        return Optional.of(file);
     }
 
     /** Claude Code's environment: this one plus the depth marker. */

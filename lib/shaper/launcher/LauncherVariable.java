@@ -14,6 +14,10 @@ public enum LauncherVariable {
     LOG("SHAPER_LOG", "`shaper-<port>.log` in `$TMPDIR` (else `/tmp`)",
             "owner-only file that a started shaper's stdout and stderr are appended to"),
     MIRROR_LOG("SHAPER_MIRROR_LOG", "unset", "`-log-file` of a shaper the launcher starts (created owner-only)"),
+    CONFIG("SHAPER_CONFIG", "unset",
+            "a `-config` file for a shaper the launcher starts: it then runs `-config FILE -bind 127.0.0.1:PORT` and nothing else, so"
+                    + " the file decides the rest (`SHAPER_UPSTREAM`, `SHAPER_RESPONSES_UPSTREAM`, `SHAPER_BIG_CTX_*`,"
+                    + " `SHAPER_MIRROR_LOG` and the AR-Proxy retry defaults are not applied); it must exist"),
     SETTINGS("SHAPER_SETTINGS", "unset",
             "overlay input (file or inline JSON) when there is no `--settings` and no `~/.claude/retry-proxy.json`; a named file must exist"),
     CLAUDE("SHAPER_CLAUDE", "`claude` on `PATH`", "the real Claude Code executable (set it when your own `claude` wrapper is on PATH)");

@@ -15,9 +15,11 @@ import java.util.Optional;
  * @param bigCtxConcurrency {@code -big-ctx-concurrency}, >= 1
  * @param log               file that receives the shaper's stdout and stderr
  * @param mirrorLog         {@code -log-file}, or empty
+ * @param config            {@code SHAPER_CONFIG}: an absolute {@code -config} file that then configures the shaper
+ *                          alone (only its {@code -bind} comes from the launcher), or empty
  */
 public record ProxyOptions(int port, String upstream, Optional<String> responsesUpstream, int bigCtxTokens,
-        int bigCtxConcurrency, Path log, Optional<Path> mirrorLog) {
+        int bigCtxConcurrency, Path log, Optional<Path> mirrorLog, Optional<Path> config) {
     /** AR-Proxy's launcher default: the cc-switch bridge on the neighbouring port. */
     public static final String DEFAULT_UPSTREAM = "http://127.0.0.1:15721";
     public static final int DEFAULT_PORT = 15720;
@@ -41,6 +43,16 @@ public record ProxyOptions(int port, String upstream, Optional<String> responses
         }
         Objects.requireNonNull(log, "log");
         Objects.requireNonNull(mirrorLog, "mirrorLog");
+        Objects.requireNonNull(config, "config");
+        if (config.isPresent() && !config.get().isAbsolute()) {
+            throw new IllegalArgumentException("config: " + config.get() + " (expected: an absolute path)");
+        }
+    }
+
+    /** Options without a configuration file. */
+    public ProxyOptions(int port, String upstream, Optional<String> responsesUpstream, int bigCtxTokens, int bigCtxConcurrency, Path log,
+            Optional<Path> mirrorLog) {
+        this(port, upstream, responsesUpstream, bigCtxTokens, bigCtxConcurrency, log, mirrorLog, Optional.empty());
     }
 
     /** The URL Claude Code is pointed at. */

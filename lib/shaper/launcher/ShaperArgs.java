@@ -19,8 +19,14 @@ public final class ShaperArgs {
     private ShaperArgs() {
     }
 
-    /** The proxy's arguments, without the program: {@code -bind 127.0.0.1:PORT -upstream URL ...}. */
+    /**
+     * The proxy's arguments, without the program: {@code -bind 127.0.0.1:PORT -upstream URL ...}; with a
+     * configuration file, {@code -config FILE -bind 127.0.0.1:PORT}: any other flag would override the file.
+     */
     public static List<String> proxyArgs(ProxyOptions o) {
+        if (o.config().isPresent()) {
+            return List.of("-config", o.config().get().toString(), "-bind", "127.0.0.1:" + o.port());
+        }
         List<String> args = new ArrayList<>(List.of("-bind", "127.0.0.1:" + o.port(), "-upstream", o.upstream()));
         args.addAll(AR_PROXY_RETRY);
         args.addAll(List.of("-big-ctx-tokens", Integer.toString(o.bigCtxTokens()),

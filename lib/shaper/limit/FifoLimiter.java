@@ -9,7 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * headroom: the one primitive behind route, group, default-pool, global and large-request limits.
  * See the package documentation for the admission diagram and guarantees.
  *
- * <p>Every slot is always in exactly one place: {@code idle + inUse + cooling + withheld == limit}.
+ * <p>Every slot is always in exactly one place: {@code idle + inUse + cooling + withheld == limit + retiring},
+ * where {@code retiring} counts slots a lowered limit ({@link #reconfigure}) takes back as they return.
  * All of it, and the queue, is guarded by one lock held only for O(1) bookkeeping; waiting happens
  * on per-waiter conditions and delayed work on the {@link TimeSource}'s timer.
  */
@@ -20,9 +21,9 @@ public final class FifoLimiter implements Limiter {
     public static final Duration DEFAULT_HEADROOM_WINDOW = Duration.ofSeconds(30);
 
     private final String name;
-    private final int limit;
-    private final Duration releaseCooldown;
-    private final Duration headroomWindow;
+    private volatile int limit;
+    private volatile Duration releaseCooldown;
+    private volatile Duration headroomWindow;
     final TimeSource time;
     final ReentrantLock lock = new ReentrantLock();
 
@@ -32,6 +33,7 @@ public final class FifoLimiter implements Limiter {
     private int inUse;
     private int cooling;
     private int withheld;
+    private int retiring;
     private boolean absorbNextReturn;
     private long headroomEpoch;
     private TimeSource.Cancellable headroomTimer;
@@ -58,6 +60,43 @@ public final class FifoLimiter implements Limiter {
     @Override
     public String name() {
         return name;
+    }
+
+    /**
+     * Changes the limit, cooldown and headroom window in place (a configuration reload), keeping every
+     * waiter and every granted slot. A lower limit takes idle slots at once and then each slot that
+     * comes back until the limit holds, so nobody new is admitted until those in use drop below it;
+     * a higher one hands the new slots to the waiters at once, in arrival order. The cooldown and
+     * window apply to slots released from now on.
+     *
+     * @param limit concurrency, at least 1
+     */
+    public void reconfigure(int limit, Duration releaseCooldown, Duration headroomWindow) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limiter \"" + name + "\": concurrency must be >= 1, got " + limit);
+        }
+        Durations.requireNonNegative(releaseCooldown, "releaseCooldown");
+        Durations.requireNonNegative(headroomWindow, "headroomWindow");
+        lock.lock();
+        try {
+            this.releaseCooldown = releaseCooldown;
+            this.headroomWindow = headroomWindow;
+            int delta = limit - this.limit;
+            this.limit = limit;
+            if (delta > 0) {
+                int kept = Math.min(retiring, delta);
+                retiring -= kept;
+                for (int i = kept; i < delta; i++) {
+                    slotReturned();
+                }
+            } else if (delta < 0) {
+                int fromIdle = Math.min(idle, -delta);
+                idle -= fromIdle;
+                retiring += -delta - fromIdle;
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The configured concurrency. */
@@ -134,7 +173,7 @@ public final class FifoLimiter implements Limiter {
         try {
             Waiter oldest = queue.first();
             Duration age = oldest == null ? Duration.ZERO : Duration.ofNanos(Math.max(0, time.nanoTime() - oldest.enqueuedAt));
-            int effective = limit - withheld - (absorbNextReturn ? 1 : 0);
+            int effective = Math.max(1, limit - withheld - (absorbNextReturn ? 1 : 0));
             return new LimiterSnapshot(name, limit, effective, inUse, cooling, idle, queue.size(), age);
         } finally {
             lock.unlock();
@@ -230,8 +269,12 @@ public final class FifoLimiter implements Limiter {
         }
     }
 
-    /** A slot re-enters the pool: headroom absorbs it, or the longest waiter gets it, or it goes idle. */
+    /** A slot re-enters the pool: a lowered limit or headroom absorbs it, or the longest waiter gets it, or it goes idle. */
     private void slotReturned() {
+        if (retiring > 0) {
+            retiring--;
+            return;
+        }
         if (absorbNextReturn) {
             absorbNextReturn = false;
             withheld++;

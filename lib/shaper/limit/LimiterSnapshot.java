@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param name the limiter's name
  * @param limit the configured concurrency
  * @param effectiveLimit {@code limit} minus the slot adaptive headroom withholds (or is about to absorb); at least 1
- * @param inUse slots granted and not yet released, holds included (a granted slot not yet claimed counts)
+ * @param inUse slots granted and not yet released, holds included (a granted slot not yet claimed counts); right
+ *              after a reload lowered the limit, in use and cooling may exceed it until enough slots came back
  * @param cooling released slots waiting out the release cooldown
  * @param idle slots free right now; non-zero only when nobody waits
  * @param waiters requests queued for a slot
@@ -24,9 +25,9 @@ public record LimiterSnapshot(String name, int limit, int effectiveLimit, int in
         if (limit < 1 || effectiveLimit < 1 || effectiveLimit > limit) {
             throw new IllegalArgumentException("effectiveLimit: " + effectiveLimit + " (expected: 1.." + limit + ")");
         }
-        if (inUse < 0 || cooling < 0 || idle < 0 || waiters < 0 || inUse + cooling + idle > limit) {
+        if (inUse < 0 || cooling < 0 || idle < 0 || waiters < 0 || idle > limit) {
             throw new IllegalArgumentException("slot counts out of range: inUse=" + inUse + " cooling=" + cooling
-                    + " idle=" + idle + " waiters=" + waiters + " (expected: >= 0, inUse+cooling+idle <= " + limit + ")");
+                    + " idle=" + idle + " waiters=" + waiters + " (expected: >= 0, idle <= " + limit + ")");
         }
     }
 }

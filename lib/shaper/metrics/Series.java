@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Every series family {@code /metrics} exports: the one list that the exporter registers from
  * and that README.md's metrics table is checked against. Each carries a {@code provider} label
- * ({@code default} for an unnamed single provider) besides the extra labels listed here.
+ * ({@code default} for an unnamed single provider) besides the extra labels listed here, except the
+ * configuration's series, which describe the whole proxy.
  */
 public enum Series {
     ACTIVE("shaper_active", Type.GAUGE, List.of(), "Exchanges admitted and not finished (limited and passthrough)"),
@@ -53,7 +54,11 @@ public enum Series {
             "Requests that waited for the budget, by what they waited for (requests, tokens, input, output, retry_after)"),
     CLUSTER_QUEUED("shaper_cluster_queued", Type.GAUGE, List.of(),
             "Requests of every instance waiting in the provider's Redis queues; absent when in-process or while Redis is unreachable"),
-    BUILD_INFO("shaper_build_info", Type.GAUGE, List.of("version"), "Always 1; the version label names the running build");
+    BUILD_INFO("shaper_build_info", Type.GAUGE, List.of("version"), "Always 1; the version label names the running build"),
+    CONFIG_RELOADS("shaper_config_reloads_total", Type.COUNTER, List.of("result"),
+            "Configuration reloads (SIGHUP, -config-watch) by result: ok (applied) or error (refused, running configuration kept)", false),
+    CONFIG_GENERATION("shaper_config_generation", Type.GAUGE, List.of(),
+            "The configuration in force: 1 at startup, +1 per applied reload", false);
 
     /** The exposition type of a family. */
     public enum Type {
@@ -64,12 +69,23 @@ public enum Series {
     private final Type type;
     private final List<String> labels;
     private final String help;
+    private final boolean perProvider;
 
     Series(String metricName, Type type, List<String> labels, String help) {
+        this(metricName, type, labels, help, true);
+    }
+
+    Series(String metricName, Type type, List<String> labels, String help, boolean perProvider) {
         this.metricName = metricName;
         this.type = type;
         this.labels = labels;
         this.help = help;
+        this.perProvider = perProvider;
+    }
+
+    /** Whether each sample carries the {@code provider} label (false for the proxy-wide configuration series). */
+    public boolean perProvider() {
+        return perProvider;
     }
 
     /** The exported family name ({@code _total} included for counters). */
@@ -95,13 +111,13 @@ public enum Series {
         return type == Type.COUNTER ? metricName.substring(0, metricName.length() - "_total".length()) : metricName;
     }
 
-    /** {@code provider} followed by the extra labels. */
+    /** {@code provider} (when {@link #perProvider()}) followed by the extra labels. */
     String[] labelNames() {
-        String[] names = new String[labels.size() + 1];
-        names[0] = "provider";
-        for (int i = 0; i < labels.size(); i++) {
-            names[i + 1] = labels.get(i);
+        List<String> names = new java.util.ArrayList<>();
+        if (perProvider) {
+            names.add("provider");
         }
-        return names;
+        names.addAll(labels);
+        return names.toArray(String[]::new);
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -24,6 +25,7 @@ import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeRecord;
 import shaper.observe.InFlight;
 import shaper.observe.RouteKind;
+import shaper.reload.ReloadStatus;
 
 /**
  * The Prometheus model of every provider's state, on the Prometheus Java client: gauges and
@@ -37,8 +39,9 @@ import shaper.observe.RouteKind;
 public final class ShaperMetrics {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
-    private final List<ProviderView> providers;
-    private final Map<String, RouteLabels> routeLabels = new HashMap<>();
+    private final Supplier<List<ProviderView>> providers;
+    /** Route labels per {@code -limit} list: computed once per list, a reload's new list gets its own. */
+    private final Map<List<String>, RouteLabels> routeLabels = new java.util.concurrent.ConcurrentHashMap<>();
     private final ExchangeHistograms histograms;
 
     /** Metrics over {@code providers}, with histograms of their own. */
@@ -51,8 +54,16 @@ public final class ShaperMetrics {
      * providers (each provider's publisher observes into them from its first exchange).
      */
     public ShaperMetrics(List<ProviderView> providers, ExchangeHistograms histograms) {
-        this.providers = List.copyOf(providers);
-        providers.forEach(p -> routeLabels.put(p.name(), RouteLabels.of(p.limits())));
+        this(() -> providers, histograms, ReloadStatus.fixed());
+    }
+
+    /**
+     * Metrics over the providers in force at each scrape (a reload replaces them) and the reloads so far.
+     *
+     * @param providers read at every scrape
+     */
+    public ShaperMetrics(Supplier<List<ProviderView>> providers, ExchangeHistograms histograms, ReloadStatus reloads) {
+        this.providers = providers;
         gauge(Series.ACTIVE, p -> p.journal().activeCount());
         gauge(Series.QUEUED, p -> p.limiters().snapshots().stream().mapToLong(LimiterSnapshot::waiters).sum());
         seconds(Series.OLDEST_QUEUED, ShaperMetrics::oldestLimitedWait);
@@ -64,7 +75,7 @@ public final class ShaperMetrics {
         counter(Series.QUEUE_REJECTED, s -> s.queueRejected());
         register(CounterWithCallback.builder().name(Series.REQUESTS.builderName()).help(Series.REQUESTS.help())
                 .labelNames(Series.REQUESTS.labelNames())
-                .callback(cb -> this.providers.forEach(p -> {
+                .callback(cb -> this.providers.get().forEach(p -> {
                     ExchangeCounters.Snapshot s = p.counters().snapshot();
                     for (int c = 1; c <= 5; c++) {
                         cb.call(s.status(c), p.name(), c + "xx");
@@ -72,7 +83,7 @@ public final class ShaperMetrics {
                 })).build());
         register(GaugeWithCallback.builder().name(Series.BREAKER_STATE.metricName()).help(Series.BREAKER_STATE.help())
                 .labelNames(Series.BREAKER_STATE.labelNames())
-                .callback(cb -> this.providers.stream().filter(p -> p.breaker().config().enabled()).forEach(p -> {
+                .callback(cb -> this.providers.get().stream().filter(p -> p.breaker().config().enabled()).forEach(p -> {
                     BreakerSnapshot b = p.breaker().snapshot();
                     cb.call(b.state().metricValue(), p.name());
                 })).build());
@@ -86,19 +97,27 @@ public final class ShaperMetrics {
         histograms.all().forEach(this::register);
         register(GaugeWithCallback.builder().name(Series.LIMITER_BACKEND_UP.metricName()).help(Series.LIMITER_BACKEND_UP.help())
                 .labelNames(Series.LIMITER_BACKEND_UP.labelNames())
-                .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get()
+                .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
                         .ifPresent(l -> cb.call(l.up() ? 1 : 0, p.name())))).build());
         register(CounterWithCallback.builder().name(Series.LIMITER_BACKEND_TRANSITIONS.builderName())
                 .help(Series.LIMITER_BACKEND_TRANSITIONS.help()).labelNames(Series.LIMITER_BACKEND_TRANSITIONS.labelNames())
-                .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get()
+                .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
                         .ifPresent(l -> cb.call(l.transitions(), p.name())))).build());
         register(GaugeWithCallback.builder().name(Series.CLUSTER_QUEUED.metricName()).help(Series.CLUSTER_QUEUED.help())
                 .labelNames(Series.CLUSTER_QUEUED.labelNames())
-                .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get().filter(l -> l.clusterWaiters() >= 0)
+                .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get().filter(l -> l.clusterWaiters() >= 0)
                         .ifPresent(l -> cb.call(l.clusterWaiters(), p.name())))).build());
         register(GaugeWithCallback.builder().name(Series.BUILD_INFO.metricName()).help(Series.BUILD_INFO.help())
                 .labelNames(Series.BUILD_INFO.labelNames())
-                .callback(cb -> this.providers.forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());
+                .callback(cb -> this.providers.get().forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());
+        register(CounterWithCallback.builder().name(Series.CONFIG_RELOADS.builderName()).help(Series.CONFIG_RELOADS.help())
+                .labelNames(Series.CONFIG_RELOADS.labelNames())
+                .callback(cb -> {
+                    cb.call(reloads.succeeded(), "ok");
+                    cb.call(reloads.failed(), "error");
+                }).build());
+        register(GaugeWithCallback.builder().name(Series.CONFIG_GENERATION.metricName()).help(Series.CONFIG_GENERATION.help())
+                .callback(cb -> cb.call(reloads.generation())).build());
     }
 
     /** Registers the token families (usage, the upstream's rate limits, budgets) of these providers, by name. */
@@ -138,7 +157,7 @@ public final class ShaperMetrics {
     /** Queued limited exchanges grouped by route key, skipping keys no pattern labels and invalid UTF-8 labels. */
     private List<RouteWait> routeWaits() {
         List<RouteWait> out = new java.util.ArrayList<>();
-        for (ProviderView p : providers) {
+        for (ProviderView p : providers.get()) {
             Map<String, long[]> counts = new java.util.LinkedHashMap<>();
             Map<String, Duration> oldest = new HashMap<>();
             for (InFlight f : p.journal().queued()) {
@@ -147,7 +166,7 @@ public final class ShaperMetrics {
                     oldest.merge(f.routeKey(), f.age(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
                 }
             }
-            RouteLabels labels = routeLabels.get(p.name());
+            RouteLabels labels = routeLabels.computeIfAbsent(p.limits(), RouteLabels::of);
             counts.forEach((key, n) -> {
                 RouteLabels.Label l = labels.of(key);
                 if (l != null && LabelValues.validUtf8(l.method()) && LabelValues.validUtf8(l.path())) {
@@ -172,17 +191,17 @@ public final class ShaperMetrics {
 
     private void gauge(Series s, ToLongFunction<ProviderView> value) {
         register(GaugeWithCallback.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> providers.forEach(p -> cb.call(value.applyAsLong(p), p.name()))).build());
+                .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsLong(p), p.name()))).build());
     }
 
     private void seconds(Series s, java.util.function.ToDoubleFunction<ProviderView> value) {
         register(GaugeWithCallback.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> providers.forEach(p -> cb.call(value.applyAsDouble(p), p.name()))).build());
+                .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsDouble(p), p.name()))).build());
     }
 
     private void counter(Series s, ToLongFunction<ExchangeCounters.Snapshot> value) {
         register(CounterWithCallback.builder().name(s.builderName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> providers.forEach(p -> cb.call(value.applyAsLong(p.counters().snapshot()), p.name()))).build());
+                .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsLong(p.counters().snapshot()), p.name()))).build());
     }
 
     private void register(io.prometheus.metrics.model.registry.Collector c) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,29 +19,39 @@ import io.helidon.webserver.http.ServerResponse;
 import shaper.Version;
 import shaper.config.ProviderConfig;
 import shaper.config.UpstreamUrl;
+import shaper.reload.ReloadStatus;
 
 /**
  * {@code GET /__shaper/health}: answered by the proxy itself, never forwarded. The launcher uses it
- * to tell a running shaper from any other program holding the port. A clustered provider's entry
- * carries its Redis link ({@code limiter}: up or on its fallback, endpoint kind, current master),
- * read at each request; the status stays 200 during an outage, since the proxy still serves.
+ * to tell a running shaper from any other program holding the port. It shows the providers in force
+ * and the configuration generation (1 at startup, +1 per applied reload) with the file's hash. A
+ * clustered provider's entry carries its Redis link ({@code limiter}: up or on its fallback,
+ * endpoint kind, current master), read at each request; the status stays 200 during an outage,
+ * since the proxy still serves.
  */
 final class HealthHandler {
     static final String PATH = "/__shaper/health";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final List<ProviderConfig> providers;
+    private final Supplier<List<ProviderConfig>> providers;
+    private final ReloadStatus reloads;
     private final Function<String, Optional<Map<String, Object>>> limiterLinks;
 
-    /** @param limiterLinks a provider's cluster link as the health object, empty when its limiters are in-process */
-    HealthHandler(List<ProviderConfig> providers, Function<String, Optional<Map<String, Object>>> limiterLinks) {
-        this.providers = List.copyOf(providers);
+    /**
+     * @param providers    the providers in force at the time of each request
+     * @param limiterLinks a provider's cluster link as the health object, empty when its limiters are in-process
+     */
+    HealthHandler(Supplier<List<ProviderConfig>> providers, ReloadStatus reloads,
+                  Function<String, Optional<Map<String, Object>>> limiterLinks) {
+        this.providers = providers;
+        this.reloads = reloads;
         this.limiterLinks = limiterLinks;
         body(); // fail at startup, not at the first health check
     }
 
     private byte[] body() {
         List<Map<String, Object>> list = new ArrayList<>();
-        for (ProviderConfig p : providers) {
+        for (ProviderConfig p : providers.get()) {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("name", p.name());
             entry.put("prefix", p.prefix().isEmpty() ? "/" : p.prefix());
@@ -52,9 +63,11 @@ final class HealthHandler {
         doc.put("service", Version.SERVICE);
         doc.put("pid", ProcessHandle.current().pid());
         doc.put("version", Version.VERSION);
+        doc.put("config_generation", reloads.generation());
+        reloads.fileHash().ifPresent(h -> doc.put("config_sha256", h));
         doc.put("providers", list);
         try {
-            return new ObjectMapper().writeValueAsBytes(doc);
+            return JSON.writeValueAsBytes(doc);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

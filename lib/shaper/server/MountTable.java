@@ -37,18 +37,37 @@ import shaper.proxy.upgrade.UpgradeTunnel;
 final class MountTable {
     static final String NOT_FOUND = "404 page not found\n";
 
-    private final MountRouter<ProxyHandler> router;
-    private final ClientKeys keys;
+    /**
+     * The mounts and client keys in force: replaced whole by a configuration reload. A request reads
+     * it once, so it is served by the provider it was routed to even if a reload replaces or removes
+     * that provider meanwhile (its in-flight exchanges finish where they started).
+     */
+    private record Mounts(List<ProxyHandler> handlers, MountRouter<ProxyHandler> router, ClientKeys keys) {
+        static Mounts of(List<ProxyHandler> handlers, ClientKeys keys) {
+            MountRouter.Builder<ProxyHandler> builder = MountRouter.builder();
+            handlers.forEach(h -> builder.mount(h.provider().config().mountPrefix(), h));
+            return new Mounts(List.copyOf(handlers), builder.build(), keys);
+        }
+    }
+
+    private volatile Mounts mounts;
     private final HealthHandler health;
     private final ExchangeLog log;
 
     MountTable(List<ProxyHandler> handlers, ClientKeys keys, HealthHandler health, ExchangeLog log) {
-        MountRouter.Builder<ProxyHandler> builder = MountRouter.builder();
-        handlers.forEach(h -> builder.mount(h.provider().config().mountPrefix(), h));
-        this.router = builder.build();
-        this.keys = keys;
+        this.mounts = Mounts.of(handlers, keys);
         this.health = health;
         this.log = log;
+    }
+
+    /** Serves {@code handlers} with {@code keys} from the next request on (a reload). */
+    void replace(List<ProxyHandler> handlers, ClientKeys keys) {
+        mounts = Mounts.of(handlers, keys);
+    }
+
+    /** The handlers in force, in configuration order. */
+    List<ProxyHandler> handlers() {
+        return mounts.handlers();
     }
 
     void handle(ServerRequest req, ServerResponse res) {
@@ -57,8 +76,9 @@ final class MountTable {
             health.handle(req, res);
             return;
         }
-        Optional<Mounted<ProxyHandler>> routed = router.route(rawPath);
-        if (!admitted(req.headers())) {
+        Mounts now = mounts;
+        Optional<Mounted<ProxyHandler>> routed = now.router().route(rawPath);
+        if (!admitted(now.keys(), req.headers())) {
             reject(req, res, routed, rawPath);
             return;
         }
@@ -72,10 +92,11 @@ final class MountTable {
 
     /** The tunnel target of an upgrade request, or null so that {@link #handle} answers it (health, 401, 404). */
     UpgradeTunnel.Target upgradeTarget(String rawPath, Headers headers) {
-        if (isHealth(rawPath) || !admitted(headers)) {
+        Mounts now = mounts;
+        if (isHealth(rawPath) || !admitted(now.keys(), headers)) {
             return null;
         }
-        return router.route(rawPath)
+        return now.router().route(rawPath)
                 .map(m -> new UpgradeTunnel.Target(m.target().provider(), m.forwardedPath()))
                 .orElse(null);
     }
@@ -89,7 +110,7 @@ final class MountTable {
      * @param rawPath its path, empty when none was parsed
      */
     void refusedByListener(String method, String rawPath, int status) {
-        Optional<Mounted<ProxyHandler>> routed = router.route(rawPath.startsWith("/") ? rawPath : "/");
+        Optional<Mounted<ProxyHandler>> routed = mounts.router().route(rawPath.startsWith("/") ? rawPath : "/");
         String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
         ExchangeTrace trace = routed.map(m -> m.target().provider().publisher().journal().begin(method, path, null))
                 .orElseGet(() -> Journal.detached("-", method, path));
@@ -105,7 +126,7 @@ final class MountTable {
         return RequestPaths.resolveDots(rawPath).equals(HealthHandler.PATH);
     }
 
-    private boolean admitted(Headers headers) {
+    private static boolean admitted(ClientKeys keys, Headers headers) {
         return !keys.required() || keys.check(HelidonHeaderEditor.view(headers)).isPresent();
     }
 

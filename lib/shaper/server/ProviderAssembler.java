@@ -58,35 +58,101 @@ final class ProviderAssembler {
     }
 
     private static ProviderAssembly assemble(ProviderConfig p, UpstreamAuth auth, ServerServices s) {
-        ExchangeLog log = p.gateway().logFile() == null ? s.log() : s.log().mirroredTo(p.gateway().logFile(), s.err());
-        Optional<ClusterBackend> cluster = Optional.empty();
+        return assemble(p, auth, s, Optional.empty(), new ArrayList<>());
+    }
+
+    /**
+     * A reload's providers: each one already running is built again from its new config (secrets
+     * read again) but keeps what carries state across the reload: its limiters (reconfigured in
+     * place when {@code commit} runs, so waiters and slots stay), its journal and counters, its cluster
+     * link, and its breaker and upstream pools when their settings did not change. New providers are
+     * assembled from scratch. Nothing running changes before {@code commit} runs.
+     *
+     * @param running the providers in force, by name
+     * @param commit  collects the in-place changes to run when the reload is committed
+     */
+    static List<ProviderAssembly> reassembleAll(ShaperConfig config, ServerServices services, java.util.Map<String, ProviderAssembly> running,
+                                                List<Runnable> commit) {
+        List<UpstreamAuth> auths = new ArrayList<>();
+        for (ProviderConfig p : config.providers()) {
+            auths.add(named(p, () -> UpstreamAuth.resolve(p.auth(), p.upstream(), services.env())));
+        }
+        List<ProviderAssembly> built = new ArrayList<>();
+        try {
+            for (int i = 0; i < config.providers().size(); i++) {
+                ProviderConfig p = config.providers().get(i);
+                built.add(assemble(p, auths.get(i), services, Optional.ofNullable(running.get(p.name())), commit));
+            }
+            return List.copyOf(built);
+        } catch (RuntimeException | Error e) {
+            // the reload fails whole: release what was built for it, never what the running providers use
+            for (ProviderAssembly b : built) {
+                ProviderAssembly was = running.get(b.name());
+                if (was == null) {
+                    ServerServices.closeQuietly(b);
+                } else if (was.upstreams() != b.upstreams()) {
+                    b.upstreams().close();
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static ProviderAssembly assemble(ProviderConfig p, UpstreamAuth auth, ServerServices s, Optional<ProviderAssembly> previous,
+                                             List<Runnable> commit) {
+        boolean sameLog = previous.isPresent() && java.util.Objects.equals(previous.get().config().gateway().logFile(), p.gateway().logFile());
+        ExchangeLog log = sameLog ? previous.get().publisher().log()
+                : p.gateway().logFile() == null ? s.log() : s.log().mirroredTo(p.gateway().logFile(), s.err());
+        Optional<ClusterBackend> cluster = previous.flatMap(ProviderAssembly::cluster);
         try {
             LimiterFactory factory = LimiterFactory.inProcess(s.time());
-            if (p.cluster().clustered()) {
+            if (previous.isEmpty() && p.cluster().clustered()) {
                 ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), s.time(), s.env(), s.log()::info);
                 cluster = Optional.of(backend);
                 s.log().info("provider=" + p.name() + " " + backend.describe());
-                factory = backend;
+            }
+            if (cluster.isPresent()) {
+                factory = cluster.get();
+            }
+            if (previous.isPresent()) {
+                factory = LiveLimiters.keeping(previous.get().limiters(), factory, commit);
             }
             ProviderLimiters limiters = new ProviderLimiters(p.name(), p.admission(), p.gateway().bigCtxTokens(),
                     p.gateway().bigCtxConcurrency(), factory);
             limiters.warnings().forEach(s.err()::println);
-            CircuitBreaker breaker = CircuitBreaker.of(p.breaker(), s.time()::nanoTime, List.of(BreakerTransitions.logTo(p.name(), log)));
+            CircuitBreaker breaker = previous.isPresent() && previous.get().config().breaker().equals(p.breaker())
+                    ? previous.get().breaker()
+                    : CircuitBreaker.of(p.breaker(), s.time()::nanoTime, List.of(BreakerTransitions.logTo(p.name(), log)));
             AdmissionChain admission = AdmissionChain.standard(limiters, breaker, p.admission(), s.time(), s.disconnects());
             Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name())).orElse(record -> { });
-            ExchangePublisher publisher = new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
-                    java.time.InstantSource.system(), s.time()::nanoTime), new ExchangeCounters(), metrics, log);
+            ExchangePublisher publisher = previous.isPresent()
+                    ? new ExchangePublisher(previous.get().publisher().journal(), previous.get().publisher().counters(), metrics, log)
+                    : new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
+                            java.time.InstantSource.system(), s.time()::nanoTime), new ExchangeCounters(), metrics, log);
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, auth, s, log), log);
+            Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize())
+                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize());
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
-                    upstreams(p, limiters.upstreamPoolSize()), auth, CredentialRewrite.of(s.keys(), auth), transcoding, cluster, publisher,
+                    upstreams, auth, CredentialRewrite.of(s.keys(), auth), transcoding, cluster, publisher,
                     new ProviderTokens(p.name(), p.budget(), s.time()));
         } catch (RuntimeException | Error e) {
-            cluster.ifPresent(ServerServices::closeQuietly);
-            if (log != s.log()) {
+            if (previous.isEmpty()) {
+                cluster.ifPresent(ServerServices::closeQuietly);
+            }
+            if (log != s.log() && !sameLog) {
                 log.close();
             }
             throw e;
         }
+    }
+
+    /** Whether a reload can keep the running upstream pools: same URLs, mount, keep-alive choice and pool size. */
+    private static boolean sameUpstreams(ProviderAssembly running, ProviderConfig p, int poolSize) {
+        ProviderConfig was = running.config();
+        return was.upstream().equals(p.upstream()) && java.util.Objects.equals(was.gateway().responsesUpstream(), p.gateway().responsesUpstream())
+                && was.mountPrefix().equals(p.mountPrefix())
+                && was.admission().upstreamDisableKeepAlives() == p.admission().upstreamDisableKeepAlives()
+                && running.limiters().upstreamPoolSize() == poolSize;
     }
 
     private static Upstreams upstreams(ProviderConfig p, int poolSize) {

@@ -30,6 +30,11 @@ record ServerServices(TimeSource time, boolean ownsTime, ExchangeLog log, Discon
                 new StopCut(), keys, env, err, metrics ? Optional.of(new ExchangeHistograms()) : Optional.empty());
     }
 
+    /** The same services with other client keys (a reload read them again); closing stays with the original. */
+    ServerServices withKeys(ClientKeys other) {
+        return new ServerServices(time, ownsTime, log, disconnects, clientWatch, calls, stop, other, env, err, histograms);
+    }
+
     @Override
     public void close() {
         disconnects.close();

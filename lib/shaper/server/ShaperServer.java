@@ -26,14 +26,12 @@ import shaper.limit.LimiterSnapshot;
 import shaper.limit.SystemTimeSource;
 import shaper.limit.TimeSource;
 import shaper.metrics.MetricsListener;
-import shaper.metrics.ProviderView;
 import shaper.metrics.ShaperMetrics;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Journal;
 import shaper.proxy.HelidonInternals;
 import shaper.proxy.ProviderAssembly;
-import shaper.proxy.ProxyHandler;
 
 /**
  * The running proxy: the assembled providers ({@link ProviderAssembly}, one each, nothing shared
@@ -46,7 +44,7 @@ public final class ShaperServer {
     private static final Logger HELIDON_LOGGER = Logger.getLogger("io.helidon");
 
     private final WebServer server;
-    private final List<ProviderAssembly> providers;
+    private final LiveProviders live;
     private final ServerServices services;
     private final Optional<MetricsListener> metrics;
     private final Duration grace;
@@ -54,10 +52,10 @@ public final class ShaperServer {
     private final CountDownLatch cutNow = new CountDownLatch(1);
     private final AtomicBoolean stopping = new AtomicBoolean();
 
-    private ShaperServer(WebServer server, List<ProviderAssembly> providers, ServerServices services, Optional<MetricsListener> metrics,
+    private ShaperServer(WebServer server, LiveProviders live, ServerServices services, Optional<MetricsListener> metrics,
                          Duration grace) {
         this.server = server;
-        this.providers = providers;
+        this.live = live;
         this.services = services;
         this.metrics = metrics;
         this.grace = grace;
@@ -100,18 +98,9 @@ public final class ShaperServer {
         HELIDON_LOGGER.setLevel(Level.WARNING);
         ClientKeys keys = ClientKeys.resolve(config.server().clientKeys(), env);
         ServerServices services = ServerServices.open(time, ownsTime, out, err, keys, env, config.server().metricsBind().isPresent());
-        List<ProviderAssembly> providers;
-        try {
-            providers = ProviderAssembler.assembleAll(config, services);
-        } catch (RuntimeException | Error e) {
-            services.close();
-            throw e;
-        }
-        List<ProxyHandler> handlers = providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls(), services.stop())).toList();
-        MountTable table = new MountTable(handlers, keys, new HealthHandler(config.providers(), name -> providers.stream()
-                .filter(p -> p.name().equals(name)).findFirst().flatMap(ProviderAssembly::cluster).map(c -> c.snapshot().health())), services.log());
-        WebServer server = ShaperListener.start(config.server(), table, services.log());
-        ShaperServer shaper = new ShaperServer(server, providers, services, Optional.empty(), config.server().shutdownGrace());
+        LiveProviders live = LiveProviders.assemble(config, services);
+        WebServer server = ShaperListener.start(config.server(), live.table(), services.log());
+        ShaperServer shaper = new ShaperServer(server, live, services, Optional.empty(), config.server().shutdownGrace());
         if (config.server().metricsBind().isPresent()) {
             shaper = shaper.withMetrics(config.server().metricsBind().get());
         }
@@ -125,9 +114,9 @@ public final class ShaperServer {
      */
     private ShaperServer withMetrics(BindAddress bind) {
         try {
-            ShaperMetrics model = new ShaperMetrics(providers.stream().map(ProviderView::of).toList(), services.histograms().orElseThrow());
-            model.tokens(providers.stream().map(p -> java.util.Map.entry(p.name(), p.tokens())).toList());
-            return new ShaperServer(server, providers, services, Optional.of(MetricsListener.start(bind, model)), grace);
+            ShaperMetrics model = new ShaperMetrics(live::views, services.histograms().orElseThrow(), live.status());
+            model.tokens(live.current().stream().map(p -> java.util.Map.entry(p.name(), p.tokens())).toList());
+            return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model)), grace);
         } catch (IOException | RuntimeException e) {
             stop();
             throw new ConfigException("-metrics-bind " + bind + ": cannot listen: " + e.getMessage());
@@ -140,7 +129,7 @@ public final class ShaperServer {
         String bound = config.server().bind().host() + ":" + server.port();
         metrics.ifPresent(m -> log.info("metrics listening on " + config.server().metricsBind().get().host() + ":" + m.port()
                 + MetricsListener.PATH));
-        for (ProviderAssembly p : providers) {
+        for (ProviderAssembly p : live.current()) {
             ProviderConfig c = p.config();
             log.info("shaper listening on " + bound + " provider=" + c.name() + " prefix=" + c.mountPrefix()
                     + " upstream=" + UpstreamUrl.display(c.upstream()));
@@ -149,9 +138,14 @@ public final class ShaperServer {
         if (services.keys().required()) {
             log.info(services.keys().describe());
         }
-        UpstreamAuth.startupNote(providers.stream().map(ProviderAssembly::auth).toList()).ifPresent(err::println);
+        UpstreamAuth.startupNote(live.current().stream().map(ProviderAssembly::auth).toList()).ifPresent(err::println);
         HelidonInternals.problems().forEach(err::println);
         config.server().bind().exposureWarning().ifPresent(err::println);
+    }
+
+    /** The providers and client keys in force, which a configuration reload replaces, and the reloads so far. */
+    public LiveProviders live() {
+        return live;
     }
 
     /** The proxy listener's port. */
@@ -166,13 +160,12 @@ public final class ShaperServer {
 
     /** The provider names, in command-line order ({@code default} for an unnamed single provider). */
     public List<String> providers() {
-        return providers.stream().map(ProviderAssembly::name).toList();
+        return live.current().stream().map(ProviderAssembly::name).toList();
     }
 
     /** The named provider, as assembled. */
     public ProviderAssembly assembly(String provider) {
-        return providers.stream().filter(p -> p.name().equals(provider)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no provider " + provider));
+        return live.assembly(provider);
     }
 
     /** The counters of the named provider. */
@@ -238,13 +231,13 @@ public final class ShaperServer {
             return;
         }
         try {
-            providers.forEach(p -> p.admission().drain());
+            live.all().forEach(p -> p.admission().drain());
             ListenerStop.stop(server, grace, cutNow, services.stop());
             if (cutNow.getCount() == 0 && grace.isPositive()) {
                 Thread.currentThread().interrupt(); // keep the caller's interrupt
             }
             metrics.ifPresent(ServerServices::closeQuietly);
-            providers.forEach(ServerServices::closeQuietly);
+            live.close();
             services.close();
         } finally {
             stopped.countDown();

@@ -49,7 +49,7 @@ public final class ServerFrames implements FrameSource {
     @Override
     public Frame take() {
         List<ProviderFrame> providers = new ArrayList<>();
-        for (ProviderConfig p : config.providers()) {
+        for (ProviderConfig p : server.live().configs()) { // those in force: a reload may add or remove some
             providers.add(provider(p));
         }
         String listen = config.server().bind().host() + ":" + server.port();
@@ -74,7 +74,7 @@ public final class ServerFrames implements FrameSource {
         ExchangeCounters.Snapshot counters = since(baseline.get(name), assembly.publisher().counters().snapshot());
         List<RequestRow> requests = JournalRows.recent(server, name, hidden.getOrDefault(name, Set.of()),
                 rows.computeIfAbsent(name, k -> new HashMap<>()));
-        RouteTally tally = tallies.get(name);
+        RouteTally tally = tallies.computeIfAbsent(name, n -> new RouteTally());
         tally.absorb(requests);
         return new ProviderFrame(name, p.mountPrefix().path(), UpstreamUrl.display(p.upstream()), pool, all.subList(0, routes),
                 global, gate, breaker, counters, requests, JournalRows.inFlight(server, name), tally.stats(clock.instant()));
@@ -82,10 +82,10 @@ public final class ServerFrames implements FrameSource {
 
     @Override
     public void reset() {
-        for (ProviderConfig p : config.providers()) {
+        for (ProviderConfig p : server.live().configs()) {
             baseline.put(p.name(), server.counters(p.name()).snapshot());
             List<RequestRow> all = JournalRows.recent(server, p.name(), Set.of(), new HashMap<>());
-            RouteTally tally = tallies.get(p.name());
+            RouteTally tally = tallies.computeIfAbsent(p.name(), n -> new RouteTally());
             tally.absorb(all);
             tally.reset();
             hidden.put(p.name(), all.stream().map(RequestRow::id).collect(Collectors.toUnmodifiableSet()));

@@ -66,6 +66,13 @@ class CommandLineTest {
     }
 
     @Test
+    void bindWithoutANumericPortIsAUsageErrorAsTheReadmeSays() {
+        Result r = run("-upstream", "http://127.0.0.1:1", "-bind", "127.0.0.1:abc");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("-bind") && r.err().contains("-h"), r.err());
+    }
+
+    @Test
     void logFileInAMissingDirectoryIsASemanticError() {
         Result r = run("-upstream", "http://127.0.0.1:1", "-log-file", "/nonexistent-dir-for-shaper/x.log");
         assertEquals(1, r.code());

@@ -36,6 +36,25 @@ class ShaperArgsTest {
     }
 
     @Test
+    void aConfigFileConfiguresTheShaperAloneButForItsPort(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("shaper.yaml"), "upstream: https://gw.example\n");
+        LauncherEnv env = LauncherEnv.parse(Map.of("SHAPER_CONFIG", file.toString(), "SHAPER_PORT", "16001",
+                "SHAPER_UPSTREAM", "https://ignored.example", "SHAPER_MIRROR_LOG", "/var/log/mirror.log"), HOME, TMP);
+        assertEquals(List.of("-config", file.toString(), "-bind", "127.0.0.1:16001"), ShaperArgs.proxyArgs(env.proxy()));
+    }
+
+    @Test
+    void aMissingConfigFileStopsTheLaunchNamingTheVariable(@org.junit.jupiter.api.io.TempDir Path dir) {
+        try {
+            LauncherEnv.parse(Map.of("SHAPER_CONFIG", dir.resolve("absent.yaml").toString()), HOME, TMP);
+            throw new AssertionError("accepted a missing SHAPER_CONFIG");
+        } catch (LaunchException e) {
+            assertTrue(e.getMessage().startsWith("SHAPER_CONFIG: "), e.getMessage());
+            assertEquals(1, e.exitCode());
+        }
+    }
+
+    @Test
     void commandRunsTheProjectsJbangInANewSessionWhenSetsidExists() throws LaunchException {
         ProxyOptions o = LauncherEnv.parse(Map.of(), HOME, TMP).proxy();
         List<String> expected = new ArrayList<>(List.of("/usr/bin/setsid", "/repo/jbang", "Shaper.java"));

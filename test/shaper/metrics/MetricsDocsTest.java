@@ -38,7 +38,7 @@ class MetricsDocsTest {
         }
         List<String> expected = new ArrayList<>(List.of("| series | type | labels | meaning |", "| --- | --- | --- | --- |"));
         for (Series s : Series.values()) {
-            List<String> labels = new ArrayList<>(List.of("`provider`"));
+            List<String> labels = new ArrayList<>(s.perProvider() ? List.of("`provider`") : List.of());
             s.labels().forEach(l -> labels.add("`" + l + "`"));
             expected.add("| `" + s.metricName() + "` | " + s.type().name().toLowerCase(Locale.ROOT) + " | "
                     + String.join(", ", labels) + " | " + s.help() + " |");

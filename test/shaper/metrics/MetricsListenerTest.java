@@ -69,11 +69,14 @@ class MetricsListenerTest {
     }
 
     @Test
-    void anUnparseableMetricsAddressIsASemanticError() {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = ShaperMain.run(new String[]{"-metrics-bind", "nonsense", "-upstream", "http://127.0.0.1:9"},
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(1, code);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-metrics-bind"), err.toString(StandardCharsets.UTF_8));
+    void anUnparseableMetricsAddressIsAUsageErrorAndABadPortASemanticOne() {
+        // as for -bind: text that is no host:port does not parse (2); a port out of range is a bad value (1)
+        for (String[] c : new String[][] {{"nonsense", "2"}, {"127.0.0.1:99999", "1"}}) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = ShaperMain.run(new String[]{"-metrics-bind", c[0], "-upstream", "http://127.0.0.1:9"},
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertEquals(Integer.parseInt(c[1]), code, c[0]);
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("-metrics-bind"), err.toString(StandardCharsets.UTF_8));
+        }
     }
 }

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import shaper.cli.CommandLineParser;
+import shaper.configfile.ConfigLoader;
 import shaper.cli.Invocation;
 import shaper.server.ShaperServer;
 
@@ -34,7 +34,7 @@ public final class RunningShaper implements AutoCloseable {
             args.add(0, "127.0.0.1:0");
             args.add(0, "-bind");
         }
-        Invocation inv = CommandLineParser.parse(args);
+        Invocation inv = ConfigLoader.parse(args);
         if (!(inv instanceof Invocation.Run run)) {
             throw new IllegalArgumentException("not a run invocation: " + argv);
         }

@@ -1,0 +1,68 @@
+package shaper.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
+
+import shaper.reload.FileWatch;
+import shaper.reload.Reloader;
+import shaper.server.ShaperServer;
+import shaper.signal.Signals;
+
+/**
+ * Connects a running proxy to its {@code -config} file: a {@link Reloader} over the original command
+ * line, run on {@code SIGHUP} and, with {@code -config-watch}, when the file changes. Without a file,
+ * {@code SIGHUP} only logs that there is nothing to reload (rather than stopping the proxy, the JVM's
+ * default).
+ */
+public final class LiveReload implements AutoCloseable {
+    private final Optional<FileWatch> watch;
+
+    private LiveReload(Optional<FileWatch> watch) {
+        this.watch = watch;
+    }
+
+    /** The reloader of {@code server}, started from {@code argv} as {@code run} describes it. */
+    public static Reloader reloader(List<String> argv, Invocation.Run run, Optional<String> fileHash, ShaperServer server) {
+        server.live().status().startedFrom(fileHash);
+        return new Reloader(argv, run.config(), server.live().status(), server.live(), server.log()::info);
+    }
+
+    /** Installs the {@code SIGHUP} handler and, with {@code -config-watch}, the file watch. */
+    static LiveReload install(List<String> argv, Invocation.Run run, Optional<String> fileHash, ShaperServer server, PrintStream log) {
+        if (run.configFile().isEmpty()) {
+            handleHangup(() -> {
+                log.println(CommandLineParser.PROGRAM + ": SIGHUP: no -config file to reload");
+                log.flush();
+            }, log);
+            return new LiveReload(Optional.empty());
+        }
+        Reloader reloader = reloader(argv, run, fileHash, server);
+        // The signal thread returns at once; reloads serialise on the reloader.
+        handleHangup(() -> Thread.ofPlatform().name("shaper-reload").start(reloader::reload), log);
+        if (!run.watch()) {
+            return new LiveReload(Optional.empty());
+        }
+        try {
+            return new LiveReload(Optional.of(FileWatch.start(run.configFile().get(), reloader::reload)));
+        } catch (IOException e) {
+            log.println(CommandLineParser.PROGRAM + ": -config-watch: cannot watch " + run.configFile().get() + " (" + e.getMessage()
+                    + "); SIGHUP still reloads");
+            return new LiveReload(Optional.empty());
+        }
+    }
+
+    private static void handleHangup(Runnable action, PrintStream log) {
+        try {
+            Signals.handle("HUP", action);
+        } catch (IllegalStateException e) {
+            log.println(CommandLineParser.PROGRAM + ": " + e.getMessage() + "; reload with -config-watch only");
+        }
+    }
+
+    @Override
+    public void close() {
+        watch.ifPresent(FileWatch::close);
+    }
+}

@@ -1,0 +1,137 @@
+package shaper.server;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import shaper.auth.ClientKeys;
+import shaper.config.ProviderConfig;
+import shaper.config.ShaperConfig;
+import shaper.metrics.ProviderView;
+import shaper.proxy.ProviderAssembly;
+import shaper.proxy.ProxyHandler;
+import shaper.proxy.Upstreams;
+import shaper.reload.ConfigDiff;
+import shaper.reload.ReloadStatus;
+import shaper.reload.ReloadTarget;
+
+/**
+ * The providers in force, replaced whole by a reload. {@link #prepare} builds every provider of the
+ * new configuration (secrets read again, client keys too) beside the running ones; committing swaps
+ * the mount table and reconfigures the kept limiters, in that order nowhere observable apart. A
+ * request already routed keeps the {@link ProviderAssembly} it started with, so in-flight exchanges
+ * of a removed or changed provider finish on their old upstream; queued ones wait on the kept limiters.
+ * What a reload leaves behind (a removed provider, pools of a changed upstream) is closed when the
+ * server stops, since its last exchanges may still be running.
+ */
+public final class LiveProviders implements ReloadTarget {
+    private final ServerServices services;
+    private final MountTable table;
+    private final ReloadStatus status = ReloadStatus.fixed();
+    /** Assemblies a reload replaced or removed: their queued requests are drained at stop. */
+    private final List<ProviderAssembly> retired = new ArrayList<>();
+    /** What only retired assemblies hold (removed providers whole, the pools of a changed upstream): closed at stop. */
+    private final List<AutoCloseable> leftBehind = new ArrayList<>();
+    private volatile List<ProviderAssembly> current;
+
+    private LiveProviders(ServerServices services, List<ProviderAssembly> providers) {
+        this.services = services;
+        this.current = List.copyOf(providers);
+        this.table = new MountTable(handlers(providers), services.keys(), new HealthHandler(this::configs, status, this::limiterLink), services.log());
+    }
+
+    /** The startup providers, assembled and mounted; on failure {@code services} are closed. */
+    static LiveProviders assemble(ShaperConfig config, ServerServices services) {
+        try {
+            return new LiveProviders(services, ProviderAssembler.assembleAll(config, services));
+        } catch (RuntimeException | Error e) {
+            services.close();
+            throw e;
+        }
+    }
+
+    private List<ProxyHandler> handlers(List<ProviderAssembly> providers) {
+        return providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls(), services.stop())).toList();
+    }
+
+    /** A provider's Redis link as the health object; empty when its limiters are in-process or it is gone. */
+    private java.util.Optional<Map<String, Object>> limiterLink(String name) {
+        return current.stream().filter(p -> p.name().equals(name)).findFirst()
+                .flatMap(ProviderAssembly::cluster).map(c -> c.snapshot().health());
+    }
+
+    /** The named provider in force. */
+    ProviderAssembly assembly(String name) {
+        return current.stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no provider " + name));
+    }
+
+    /** What {@code /metrics} reads of the providers in force, at each scrape. */
+    List<ProviderView> views() {
+        return current.stream().map(ProviderView::of).toList();
+    }
+
+    MountTable table() {
+        return table;
+    }
+
+    /** Reloads so far (generation, file hash, counts), shown by health and metrics. */
+    public ReloadStatus status() {
+        return status;
+    }
+
+    /** The settings of the providers in force, in configuration order. */
+    public List<ProviderConfig> configs() {
+        return current.stream().map(ProviderAssembly::config).toList();
+    }
+
+    /** The providers in force, in configuration order. */
+    List<ProviderAssembly> current() {
+        return current;
+    }
+
+    /** Every assembly this server has served with, in force or retired by a reload: a stop drains all their queues. */
+    synchronized List<ProviderAssembly> all() {
+        List<ProviderAssembly> all = new ArrayList<>(current);
+        all.addAll(retired);
+        return all;
+    }
+
+    /** Closes the providers in force and what reloads left behind (the server is stopping). */
+    synchronized void close() {
+        current.forEach(ServerServices::closeQuietly);
+        leftBehind.forEach(ServerServices::closeQuietly);
+    }
+
+    @Override
+    public Runnable prepare(ConfigDiff diff) {
+        ClientKeys keys = ClientKeys.resolve(diff.applied().server().clientKeys(), services.env());
+        ServerServices next = services.withKeys(keys);
+        Map<String, ProviderAssembly> running = new LinkedHashMap<>();
+        current.forEach(p -> running.put(p.name(), p));
+        List<Runnable> inPlace = new ArrayList<>();
+        List<ProviderAssembly> built = ProviderAssembler.reassembleAll(diff.applied(), next, running, inPlace);
+        List<ProxyHandler> handlers = handlers(built);
+        return () -> commit(built, handlers, keys, inPlace);
+    }
+
+    private synchronized void commit(List<ProviderAssembly> built, List<ProxyHandler> handlers, ClientKeys keys, List<Runnable> inPlace) {
+        inPlace.forEach(Runnable::run);
+        List<ProviderAssembly> before = current;
+        current = built;
+        table.replace(handlers, keys);
+        Set<Upstreams> inUse = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        built.forEach(p -> inUse.add(p.upstreams()));
+        for (ProviderAssembly p : before) {
+            retired.add(p);
+            if (built.stream().noneMatch(b -> b.name().equals(p.name()))) {
+                leftBehind.add(p);
+            } else if (!inUse.contains(p.upstreams())) {
+                leftBehind.add(p.upstreams()::close);
+            }
+        }
+    }
+}
