@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import shaper.reload.FileWatch;
 import shaper.reload.Reloader;
@@ -25,12 +26,25 @@ public final class LiveReload implements AutoCloseable {
 
     /** The reloader of {@code server}, started from {@code argv} as {@code run} describes it. */
     public static Reloader reloader(List<String> argv, Invocation.Run run, Optional<String> fileHash, ShaperServer server) {
+        return reloader(argv, run, fileHash, server, line -> { });
+    }
+
+    /** The same, telling {@code notify} each reload's one line as well (the dashboard's toast). */
+    static Reloader reloader(List<String> argv, Invocation.Run run, Optional<String> fileHash, ShaperServer server,
+                             Consumer<String> notify) {
         server.live().status().startedFrom(fileHash);
-        return new Reloader(argv, run.config(), server.live().status(), server.live(), server.log()::info);
+        Consumer<String> log = server.log()::info;
+        return new Reloader(argv, run.config(), server.live().status(), server.live(), log.andThen(notify));
     }
 
     /** Installs the {@code SIGHUP} handler and, with {@code -config-watch}, the file watch. */
     static LiveReload install(List<String> argv, Invocation.Run run, Optional<String> fileHash, ShaperServer server, PrintStream log) {
+        return install(argv, run, fileHash, server, log, line -> { });
+    }
+
+    /** @param notify told each reload's result line (the dashboard posts it as a toast) */
+    static LiveReload install(List<String> argv, Invocation.Run run, Optional<String> fileHash, ShaperServer server, PrintStream log,
+                              Consumer<String> notify) {
         if (run.configFile().isEmpty()) {
             handleHangup(() -> {
                 log.println(CommandLineParser.PROGRAM + ": SIGHUP: no -config file to reload");
@@ -38,7 +52,7 @@ public final class LiveReload implements AutoCloseable {
             }, log);
             return new LiveReload(Optional.empty());
         }
-        Reloader reloader = reloader(argv, run, fileHash, server);
+        Reloader reloader = reloader(argv, run, fileHash, server, notify);
         // The signal thread returns at once; reloads serialise on the reloader.
         handleHangup(() -> Thread.ofPlatform().name("shaper-reload").start(reloader::reload), log);
         if (!run.watch()) {

@@ -12,6 +12,8 @@ import shaper.Version;
 import shaper.config.ConfigException;
 import shaper.configfile.ConfigLoader;
 import shaper.server.ShaperServer;
+import shaper.reload.Reloader;
+import shaper.tui.Toasts;
 import shaper.tui.TuiMain;
 import shaper.signal.Signals;
 
@@ -65,10 +67,11 @@ public final class ShaperMain {
 
     private static int serve(List<String> argv, Invocation.Run run, Optional<String> fileHash, PrintStream out, PrintStream err) {
         if (run.config().server().tui()) {
-            return TuiMain.run(run.config(), err, (o, e) -> {
+            return TuiMain.run(run.config(), err, (TuiMain.Starter) (o, e, toasts) -> {
                 ShaperServer s = start(run, o, e, err);
                 if (s != null) {
-                    LiveReload.install(argv, run, fileHash, s, e);
+                    LiveReload.install(argv, run, fileHash, s, e, line -> toasts.post(
+                            line.startsWith(Reloader.APPLIED) ? Toasts.Kind.OK : Toasts.Kind.ERROR, line));
                 }
                 return s;
             }, CommandLineParser.PROGRAM);

@@ -17,6 +17,9 @@ import shaper.configfile.ConfigLoader;
  * cause (with file:line:column when the file is at fault). Reloads run one at a time.
  */
 public final class Reloader {
+    /** How the line of an applied reload begins (a refused one begins otherwise). */
+    public static final String APPLIED = "config reloaded";
+
     private final List<String> argv;
     private final ReloadTarget target;
     private final Consumer<String> log;
@@ -61,7 +64,7 @@ public final class Reloader {
         commit.run();
         running = diff.applied();
         status.applied(loaded.fileHash());
-        line("config reloaded: generation " + status.generation() + loaded.fileHash().map(h -> " (sha256 " + h + ")").orElse("")
+        line(APPLIED + ": generation " + status.generation() + loaded.fileHash().map(h -> " (sha256 " + h + ")").orElse("")
                 + ": " + diff.summary());
         return true;
     }
