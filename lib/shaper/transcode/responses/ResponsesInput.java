@@ -25,7 +25,12 @@ import shaper.transcode.ir.Turn;
  */
 final class ResponsesInput {
     private static final JsonFields F = JsonFields.CLIENT;
-    private static final Set<String> MESSAGE = Set.of("type", "role", "content", "id", "status", "phase");
+    /**
+     * {@code internal_chat_message_metadata_passthrough}: what Codex signed in with ChatGPT attaches
+     * to its messages for OpenAI's own backend; no other upstream reads it.
+     */
+    private static final String CODEX_METADATA = "internal_chat_message_metadata_passthrough";
+    private static final Set<String> MESSAGE = Set.of("type", "role", "content", "id", "status", "phase", CODEX_METADATA);
     /** {@code parsed_arguments} and {@code parsed}: the OpenAI SDK's parse helpers add them to output items a client replays. */
     private static final Set<String> CALL = Set.of("type", "id", "call_id", "name", "namespace", "arguments", "status", "parsed_arguments");
     private static final Set<String> OUTPUT = Set.of("type", "id", "call_id", "output", "status", "name", "namespace");
@@ -85,6 +90,9 @@ final class ResponsesInput {
         }
         if (ResponsesRequestDecoder.present(item.get("phase"))) {
             report.loss(LossKey.OUTPUT_PHASE, path + ".phase");
+        }
+        if (ResponsesRequestDecoder.present(item.get(CODEX_METADATA))) {
+            report.loss(LossKey.RESPONSES_CONTROLS, path + "." + CODEX_METADATA);
         }
         F.optString(item, "status", path);
         JsonNode content = item.get("content");
