@@ -55,6 +55,9 @@ public final class ProviderOptions {
     @Mixin
     TranscodeOptions transcode = new TranscodeOptions();
 
+    @Mixin
+    QueueOptions queue = new QueueOptions();
+
     /**
      * @param fallbackName the marker's name, or {@code null} when the section has none
      * @param sectioned    whether the command line used {@code --provider} markers: an unnamed
@@ -72,7 +75,7 @@ public final class ProviderOptions {
         }
         AuthConfig auth = AuthConfig.parse(authSource, authMode, authHeader, anthropicVersion);
         return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), retry.toConfig(),
-                breaker.toConfig(), gateway.toConfig(), auth, cluster.toConfig(), transcode.toConfig());
+                breaker.toConfig(), gateway.toConfig(), auth, cluster.toConfig(), transcode.toConfig(), queue.priority(), queue.adaptive());
     }
 
     /** Whether {@code -prefix} was given (an explicit {@code /} counts). */

@@ -7,7 +7,9 @@ import shaper.admission.AdmissionConfig;
 import shaper.auth.AuthConfig;
 import shaper.breaker.BreakerConfig;
 import shaper.cluster.ClusterConfig;
+import shaper.limit.AdaptiveConfig;
 import shaper.mount.MountPrefix;
+import shaper.priority.PriorityConfig;
 import shaper.retry.RetryConfig;
 
 /**
@@ -25,11 +27,15 @@ import shaper.retry.RetryConfig;
  * @param auth      upstream credential settings, not yet resolved; {@link AuthConfig#DISABLED} forwards verbatim
  * @param cluster   where the limiters keep their slots; {@link ClusterConfig#IN_PROCESS} by default
  * @param transcode transcoded routes and their target auth; {@link TranscodeConfig#OFF} for none
+ * @param priority  priority classes; {@link PriorityConfig#NONE} for one FIFO per limiter
+ * @param adaptive  the adaptive concurrency limit; {@link AdaptiveConfig#OFF} for fixed limits
  */
 public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
                              BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
-                             TranscodeConfig transcode) {
+                             TranscodeConfig transcode, PriorityConfig priority, AdaptiveConfig adaptive) {
     public ProviderConfig {
+        Objects.requireNonNull(priority, "priority");
+        Objects.requireNonNull(adaptive, "adaptive");
         Objects.requireNonNull(transcode, "transcode");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(breaker, "breaker");
@@ -42,6 +48,13 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         Objects.requireNonNull(cluster, "cluster");
         ProviderNames.check("name", name);
         prefix = MountPrefix.parse(prefix).path();
+    }
+
+    /** A provider without priority classes or an adaptive limit. */
+    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
+                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
+                          TranscodeConfig transcode) {
+        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, cluster, transcode, PriorityConfig.NONE, AdaptiveConfig.OFF);
     }
 
     /** A provider without transcoding. */

@@ -130,7 +130,9 @@ public final class ShaperServer {
         MetricsHook metricsHook = new MetricsHook(config.server().metricsBind().isPresent());
         for (int i = 0; i < config.providers().size(); i++) {
             ProviderConfig p = config.providers().get(i);
-            HeaderRewrite rewrite = CredentialRewrite.of(keys, auths.get(i));
+            // the priority header is for the proxy alone: never forwarded, classes declared or not
+            HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
+            HeaderRewrite rewrite = ownHeaders.then(CredentialRewrite.of(keys, auths.get(i)));
             AdmissionConfig admission = p.admission();
             LimiterFactory factory = LimiterFactory.inProcess(time);
             if (p.cluster().clustered()) {
@@ -157,7 +159,7 @@ public final class ShaperServer {
                     new ExchangeCounters(), metricsHook.observer(p.name()), providerLog);
             Admitter admitter = new Admitter(admission, time, watcher);
             admitters.add(admitter);
-            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, keys, auths.get(i), env, providerLog),
+            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, keys, auths.get(i), env, providerLog)),
                     providerLog);
             ProxyHandler handler = new ProxyHandler(p.name(), admission, p.retry(), limiters, admitter,
                     breaker, upstreams, publisher, ThreadLocalJitter.INSTANCE, rewrite, clientWatch, calls, transcoding);
