@@ -51,8 +51,9 @@ public final class ProbeServer {
         HELIDON_LOGGER.setLevel(Level.SEVERE);
         ObjectMapper mapper = new ObjectMapper();
         ProbeStats stats = new ProbeStats();
-        AdminHandler admin = new AdminHandler(stats, mapper);
-        FixtureHandler fixtures = new FixtureHandler(config, stats, mapper, sleeper, log);
+        CapacityFixture capacity = new CapacityFixture(config, sleeper);
+        AdminHandler admin = new AdminHandler(stats, capacity, mapper);
+        FixtureHandler fixtures = new FixtureHandler(config, stats, mapper, sleeper, capacity, log);
         WebServer server = WebServer.builder()
                 .host(config.bind().host())
                 .port(config.bind().port())
