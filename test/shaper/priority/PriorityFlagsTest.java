@@ -77,5 +77,7 @@ class PriorityFlagsTest {
         fails("-priority-default \"b\": unknown class (declared: a)", "-priority-class", "a=1", "-priority-default", "b");
         fails("-priority-header \"X Lane\": not a header name", "-priority-header", "X Lane");
         fails("-concurrency-min must be >= 1, got 0", "-concurrency-min", "0");
+        fails("-adaptive-concurrency is not available with -limiter-backend", "-adaptive-concurrency", "-limiter-backend",
+                "redis://127.0.0.1:9");
     }
 }
