@@ -848,7 +848,7 @@ section_capacity() {
   md "$title" "" \
     "\`ProbeServer.java -capacity 6 -capacity-latency ${CAPACITY_LATENCY_MS}ms\`: \`/capacity\` serves N requests at once and answers 429 above N;" \
     "its first byte comes after ${CAPACITY_LATENCY_MS} ms, 1.5x with N-1 in flight, 2.5x at N. $CAPACITY_CLIENTS closed-loop clients (\`bench/QueueLoad.java capacity\`)" \
-    "send small non-streaming Messages requests through a proxy at \`-limit-all=true -concurrency 32 -retry 0 -release-cooldown 0 -queue-timeout 0\`," \
+    "send small non-streaming Messages requests through a proxy at \`-limit-all=true -concurrency 32 -retry 0 -circuit-breaker=false -release-cooldown 0 -queue-timeout 0\` (the breaker off: its 429 count would open the circuit in both runs and hide the limiter)," \
     "with and without \`-adaptive-concurrency\`. Phases (N:seconds) \`$CAPACITY_PHASES\`: N moves at each phase start (\`POST /__probe/capacity?n=N\`)." \
     "429 share and goodput count from ${CAPACITY_SETTLE} s into each phase; ideal = what the fixture completes per second with exactly N in flight;" \
     "\"followed after\" = the first second of the phase from which the rest of it keeps 429s under 2 % and goodput at 85 % of ideal (-1: never)." \
@@ -860,7 +860,7 @@ section_capacity() {
     local extra=()
     [ "$mode" = adaptive ] && extra=(-adaptive-concurrency)
     launch_proxy "capacity-$mode-proxy" "http://127.0.0.1:$probe_port" "$RES/capacity-$mode-proxy.log" \
-      -limit-all=true -concurrency 32 -retry 0 -release-cooldown 0 -queue-timeout 0 -metrics-bind "127.0.0.1:$mport" "${extra[@]}"
+      -limit-all=true -concurrency 32 -retry 0 -circuit-breaker=false -release-cooldown 0 -queue-timeout 0 -metrics-bind "127.0.0.1:$mport" "${extra[@]}"
     px=$LAUNCHED_STARTED
     run_bounded $((CAPACITY_TOTAL + 120)) ./jbang bench/QueueLoad.java capacity -proxy "http://127.0.0.1:$LAUNCHED_PORT" \
       -probe "http://127.0.0.1:$probe_port" -clients "$CAPACITY_CLIENTS" -phases "$CAPACITY_PHASES" -settle "$CAPACITY_SETTLE" \
