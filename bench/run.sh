@@ -900,7 +900,7 @@ section_priority() {
     "$PRIORITY_BACKGROUND background clients and 1 interactive client, closed loops (\`bench/QueueLoad.java priority\`), each request" \
     "\`POST /slow/v1/messages?delay=100ms\` (answered after 100 ms) with \`X-Shaper-Priority\` naming its class, through a proxy at" \
     "\`-limit-all=true -concurrency 2 -release-cooldown 0 -queue-timeout 0\`: today's FIFO, then with \`-priority-class interactive=4 -priority-class background=1\`." \
-    "${PRIORITY_SECONDS} s measured after ${PRIORITY_WARMUP} s of warm-up. Wait = latency minus the fastest answer seen (the service time)." "" \
+    "${PRIORITY_SECONDS} s measured after ${PRIORITY_WARMUP} s of warm-up. Wait = latency minus the service time (the fastest of five requests sent alone first)." "" \
     "| queue | interactive wait p50 | interactive latency p90 | background wait p50 | requests (interactive / background) |" \
     "| --- | ---: | ---: | ---: | ---: |"
   local fifo_wait="" wfq_wait=""

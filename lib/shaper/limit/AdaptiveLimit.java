@@ -65,7 +65,9 @@ final class AdaptiveLimit {
             return null;
         }
         String slow = null;
-        if (s.ttfbNanos() >= 0) {
+        // Only served answers tell how long serving takes: a 429 comes back at once and would pull
+        // the floor down to nothing.
+        if (s.kind() == LoadSample.Kind.SERVED && s.ttfbNanos() >= 0) {
             long f = floor.floor(s.requestBytes(), now);
             if (f >= 0 && s.ttfbNanos() > Math.max(2 * f, f + SLOW_MARGIN_NANOS)) {
                 slow = "first byte " + millis(s.ttfbNanos()) + ", floor " + millis(f);

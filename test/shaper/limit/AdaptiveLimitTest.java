@@ -114,6 +114,15 @@ class AdaptiveLimitTest {
     }
 
     @Test
+    void aQuickRefusalDoesNotLowerTheFloor() throws Exception {
+        FifoLimiter l = limiter(10, 1);
+        l.tryAcquire().report(served(100));
+        l.tryAcquire().report(LoadSample.overloaded("429", 2 * MS, 100)); // 10 -> 9
+        l.tryAcquire().report(served(110));
+        assertEquals(9, limitOf(l), "110ms is near the served floor of 100ms, not 55 times a 429's 2ms");
+    }
+
+    @Test
     void aFastUpstreamNeedsFiftyMillisecondsMoreThanTheFloor() throws Exception {
         FifoLimiter l = limiter(10, 1);
         l.tryAcquire().report(served(2));
