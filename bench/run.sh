@@ -19,7 +19,10 @@
 #   BENCH_DURATION         seconds per wrk run (12; quick 4)
 #   BENCH_CONNECTIONS      wrk concurrencies (default "16 128")
 #   BENCH_THREADS          wrk threads (2)
-#   BENCH_TARGETS          which paths to load (default "direct nginx proxy")
+#   BENCH_TARGETS          which paths to load (default "direct nginx proxy", plus "baseline" when
+#                          BENCH_BASELINE_REV is set)
+#   BENCH_BASELINE_REV     a git revision whose proxy runs beside this one as target "baseline" (same
+#                          flags, same upstream, same run): the before/after row of a change
 #   BENCH_SSE_EVENTS       events per SSE stream (100; quick 20), BENCH_SSE_INTERVAL (100ms),
 #   BENCH_SSE_PAD          filler bytes per event (0)
 #   BENCH_PROXY_ARGS       extra proxy flags, space-separated (e.g. "-limit-all=true -concurrency 4")
@@ -69,7 +72,8 @@ WARMUP_OTHERS=$dwo
 DURATION=${BENCH_DURATION:-$dd}
 CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
-TARGETS=${BENCH_TARGETS:-"direct nginx proxy"}
+BASELINE_REV=${BENCH_BASELINE_REV:-}
+TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
 SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k capacity priority cluster"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
@@ -104,6 +108,7 @@ QUEUE_JAVA_OPTIONS=${BENCH_QUEUE_JAVA_OPTIONS:-}
 
 declare -A M=()   # measurements: M[http.proxy.16.rps], M[sse.direct.p99_us], M[rss.idle.kb] ...
 UP_PORT="" PROXY_PORT="" NGINX_PORT="" UP_PID="" PROXY_PID="" NGINX_PID="" NGINX_BIN=""
+BASE_PORT="" BASE_PID="" BASE_ROOT=""
 ADM_PORT="" ADM_PID="" QPROXY_PORT="" QPROXY_PID="" QUP_PORT=""
 LAUNCHED_PID="" LAUNCHED_PORT="" LAUNCHED_STARTED=""
 LAUNCH_JBANG_OPTS=()
@@ -115,6 +120,7 @@ target_url() {
     direct) echo "http://127.0.0.1:$UP_PORT" ;;
     nginx) echo "http://127.0.0.1:$NGINX_PORT" ;;
     proxy) echo "http://127.0.0.1:$PROXY_PORT" ;;
+    baseline) echo "http://127.0.0.1:$BASE_PORT" ;;
     admission) echo "http://127.0.0.1:$ADM_PORT" ;;
     queue) echo "http://127.0.0.1:$QPROXY_PORT" ;;
     cluster-local) echo "http://127.0.0.1:$CL_LOCAL_PORT" ;;
@@ -134,6 +140,7 @@ target_pids() {
     direct) echo "$UP_PID" ;;
     nginx) echo "$NGINX_PID" $(pgrep -P "$NGINX_PID") ;;
     proxy) echo "$PROXY_PID" ;;
+    baseline) echo "$BASE_PID" ;;
     admission) echo "$ADM_PID" ;;
     queue) echo "$QPROXY_PID" ;;
     cluster-local) echo "$CL_LOCAL_PID" ;;
@@ -182,7 +189,7 @@ start_upstream() {
   log "fake upstream pid $UP_PID on 127.0.0.1:$UP_PORT"
 }
 
-# launch_proxy NAME UPSTREAM_URL LOG FLAG...: starts Shaper.java on a free port with the flags (and
+# launch_proxy NAME UPSTREAM_URL LOG FLAG...: starts Shaper.java (of LAUNCH_ROOT, default this checkout) on a free port with the flags (and
 # the jbang options in LAUNCH_JBANG_OPTS), stdout to LOG and stderr to RES/NAME.err; sets LAUNCHED_PORT, LAUNCHED_PID (the JVM, as its
 # health answer reports it: RSS is read there) and LAUNCHED_STARTED (the PID to stop).
 launch_proxy() {
@@ -190,7 +197,7 @@ launch_proxy() {
   shift 3
   for attempt in 1 2 3; do
     port=$(free_port) || die "no free port"
-    ./jbang "${LAUNCH_JBANG_OPTS[@]}" Shaper.java -upstream "$upstream" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
+    "$ROOT/jbang" "${LAUNCH_JBANG_OPTS[@]}" "${LAUNCH_ROOT:-$ROOT}/Shaper.java" -upstream "$upstream" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
     pid=$!
     own "$pid"
     if wait_http "http://127.0.0.1:$port/__shaper/health" "$pid" 120; then
@@ -212,6 +219,15 @@ start_proxy() {
   launch_proxy proxy "$(target_url direct)" "$PROXY_LOG" $PROXY_ARGS
   PROXY_PORT=$LAUNCHED_PORT PROXY_PID=$LAUNCHED_PID
   log "proxy pid $PROXY_PID on 127.0.0.1:$PROXY_PORT"
+}
+
+# The proxy of BENCH_BASELINE_REV, exported from git into TMP and started with the same flags.
+start_baseline() {
+  [ -n "$BASELINE_REV" ] || return 0
+  # shellcheck disable=SC2086 # PROXY_ARGS is a space-separated flag list
+  LAUNCH_ROOT=$BASE_ROOT launch_proxy baseline "$(target_url direct)" /dev/null $PROXY_ARGS
+  BASE_PORT=$LAUNCHED_PORT BASE_PID=$LAUNCHED_PID
+  log "baseline ($BASELINE_REV) pid $BASE_PID on 127.0.0.1:$BASE_PORT"
 }
 
 start_nginx() {
@@ -311,7 +327,11 @@ section_warmup() {
   log "warm-up: ${WARMUP}s through the proxy at c=$c (JIT), ${WARMUP_OTHERS}s each direct and nginx"
   wrk_run warmup proxy "$c" "$WARMUP" >/dev/null || die "warm-up through the proxy failed"
   for t in $TARGETS; do
-    [ "$t" = proxy ] || wrk_run warmup "$t" "$c" "$WARMUP_OTHERS" >/dev/null || die "warm-up of $t failed"
+    case $t in
+      proxy) ;;
+      baseline) wrk_run warmup "$t" "$c" "$WARMUP" >/dev/null || die "warm-up of $t failed" ;; # a JVM too: same JIT warm-up
+      *) wrk_run warmup "$t" "$c" "$WARMUP_OTHERS" >/dev/null || die "warm-up of $t failed" ;;
+    esac
   done
 }
 
@@ -369,6 +389,10 @@ http_ratios() {
       local add99=$(( ${M[http.proxy.1.p99_us]} - ${M[http.direct.1.p99_us]} ))
       check "added p99 at c=1 (proxy − direct)" "≤ 1 ms" "$(fmt_us "$add99")" "$(passfail "$add99 <= 1000")"
     fi
+  fi
+  local b=${M[http.baseline.$1.rps]:-}
+  if [ -n "$p" ] && [ -n "$b" ]; then
+    md "- c=$c: proxy / baseline ($BASELINE_REV) RPS = **$(calc "$p / $b")×**; p50 $(fmt_us "${M[http.proxy.$c.p50_us]}") vs $(fmt_us "${M[http.baseline.$c.p50_us]}"), p99 $(fmt_us "${M[http.proxy.$c.p99_us]}") vs $(fmt_us "${M[http.baseline.$c.p99_us]}")"
   fi
   # c=1 is latency-bound: its latency is checked above, its RPS ratio is only reported
   [ "$c" = 1 ] && return
@@ -1104,6 +1128,7 @@ write_report() {
     echo "- Load average (1/5/15 min): $LOAD_START at start, $(cut -d' ' -f1-3 /proc/loadavg) at end. wrk, nginx, the upstream and the proxy share these cores: compare rows of one run, not absolute numbers."
     echo "- JDK (proxy): $JDK_VERSION"
     echo "- Proxy: commit $GIT_REV, \`./jbang Shaper.java -upstream … -bind 127.0.0.1:PORT${PROXY_ARGS:+ $PROXY_ARGS}\`, log to $PROXY_LOG"
+    [ -z "$BASELINE_REV" ] || echo "- Baseline (target \`baseline\`): the proxy of commit $BASELINE_REV, same flags and upstream, in this same run"
     echo "- nginx $("$NGINX_BIN" -v 2>&1 | sed 's/^.*nginx\///'): 1 worker, upstream \`keepalive 256\`, \`proxy_http_version 1.1\`, \`proxy_buffering off\`, \`access_log off\`"
     echo "- Upstream: \`bench/FakeUpstream.java\` (raw sockets, one platform thread per connection)"
     echo "- Command: \`${cmd}bench/run.sh\` (warm-up ${WARMUP}s through the proxy; sections: $SECTIONS)"
@@ -1128,7 +1153,7 @@ main() {
   local s t
   for s in $SECTIONS; do declare -F "section_$s" >/dev/null || die "unknown section '$s' in BENCH_SECTIONS"; done
   for t in $TARGETS; do
-    case $t in direct | nginx | proxy) ;; *) die "unknown target '$t' in BENCH_TARGETS (expected direct, nginx, proxy)" ;; esac
+    case $t in direct | nginx | proxy | baseline) ;; *) die "unknown target '$t' in BENCH_TARGETS (expected direct, nginx, proxy, baseline)" ;; esac
   done
   rm -rf "$RES" && mkdir -p "$RES" || exit 1
   : >"$RES/body.md"; : >"$RES/checks.md"
@@ -1146,9 +1171,16 @@ main() {
   for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/QueueLoad.java; do
     run_bounded 900 ./jbang build "$s" >>"$RES/build.log" 2>&1 || die "build of $s failed (see $RES/build.log)"
   done
+  if [ -n "$BASELINE_REV" ]; then
+    BASE_ROOT=$TMP/baseline
+    mkdir -p "$BASE_ROOT" && git archive "$BASELINE_REV" | tar -x -C "$BASE_ROOT" || die "cannot export $BASELINE_REV"
+    BASELINE_REV=$(git rev-parse --short "$BASELINE_REV")
+    run_bounded 900 ./jbang build "$BASE_ROOT/Shaper.java" >>"$RES/build.log" 2>&1 || die "build of the baseline failed (see $RES/build.log)"
+  fi
 
   start_upstream
   start_proxy
+  start_baseline
   start_nginx
   local exe
   exe=$(readlink "/proc/$PROXY_PID/exe")

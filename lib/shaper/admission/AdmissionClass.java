@@ -1,32 +1,45 @@
 package shaper.admission;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import shaper.limit.Limiter;
 
 /**
- * Which limiters a request must pass, in order: its route or default-pool limiter, then the global
- * limiter. An empty chain is unbounded passthrough.
+ * Which limiters a request must pass, one per kind, each null when it does not apply: its route or
+ * default-pool limiter, the global limiter and the large-request gate. None at all is unbounded
+ * passthrough. The {@link AdmissionChain}'s limiter links each take the one of their kind.
  *
- * @param chain   limiters to acquire in order (route/default first, global last)
- * @param limited true when the request holds a route or default-pool slot (counts as "proxied"),
- *                false for passthrough and {@code :unlimited} traffic
- * @param route   the matched pattern's limiter key for metrics, or empty for passthrough
- * @param unlimited the request matched a {@code :unlimited} route (an empty chain by rule, not
- *                  because no limiter applies)
+ * @param pool      the matched route's limiter or the default pool; null for passthrough and {@code :unlimited}
+ * @param global    the {@code -global-concurrency} limiter; null when off or for {@code :unlimited}
+ * @param gate      the large-request gate, when the body is large enough; else null
+ * @param limited   true when the request holds a route or default-pool slot (counts as "proxied"),
+ *                  false for passthrough and {@code :unlimited} traffic
+ * @param route     the matched pattern's limiter key for metrics, or empty for passthrough
+ * @param unlimited the request matched a {@code :unlimited} route (no limiter by rule, not because none applies)
  */
-public record AdmissionClass(List<Limiter> chain, boolean limited, String route, boolean unlimited) {
-    public AdmissionClass {
-        chain = List.copyOf(chain);
+public record AdmissionClass(Limiter pool, Limiter global, Limiter gate, boolean limited, String route, boolean unlimited) {
+    /** A {@code :unlimited} match: no limiter at all, not even the global one. */
+    public static final AdmissionClass UNLIMITED = new AdmissionClass(null, null, null, false, "", true);
+
+    /** The limiters to acquire, in order: route or default pool, global, large-request gate. */
+    public List<Limiter> chain() {
+        List<Limiter> all = new ArrayList<>(3);
+        for (Limiter l : new Limiter[] {pool, global, gate}) {
+            if (l != null) {
+                all.add(l);
+            }
+        }
+        return all;
     }
 
-    /** A class that did not match a {@code :unlimited} route. */
-    public AdmissionClass(List<Limiter> chain, boolean limited, String route) {
-        this(chain, limited, route, false);
+    /** True when any limiter applies, so the request may queue. */
+    public boolean hasLimiters() {
+        return pool != null || global != null || gate != null;
     }
 
     /** The limiter that owns the request's slot for adaptive headroom: the first in the chain. */
     public Limiter owner() {
-        return chain.isEmpty() ? null : chain.getFirst();
+        return pool != null ? pool : global != null ? global : gate;
     }
 }

@@ -93,27 +93,19 @@ public final class ProviderLimiters {
     public AdmissionClass classify(String method, String rawPath, long bodyLength) {
         Optional<RouteMatch> match = routes.match(method, rawPath);
         if (match.isPresent() && match.get().unlimited()) {
-            return new AdmissionClass(List.of(), false, "", true);
+            return AdmissionClass.UNLIMITED;
         }
-        List<Limiter> chain = new ArrayList<>(2);
-        boolean limited = false;
+        Limiter pool = null;
         String route = "";
         if (match.isPresent()) {
             RouteMatch m = match.get();
-            chain.add(m.limit() > 0 ? byRoute.get(m.limiterKey()) : defaultPool);
-            limited = true;
+            pool = m.limit() > 0 ? byRoute.get(m.limiterKey()) : defaultPool;
             route = m.limiterKey();
         } else if (limitAll) {
-            chain.add(defaultPool);
-            limited = true;
+            pool = defaultPool;
         }
-        if (global != null) {
-            chain.add(global);
-        }
-        if (bigCtxGate != null && bodyLength >= bigCtxBytes) {
-            chain.add(bigCtxGate);
-        }
-        return new AdmissionClass(chain, limited, route);
+        Limiter gate = bigCtxGate != null && bodyLength >= bigCtxBytes ? bigCtxGate : null;
+        return new AdmissionClass(pool, global, gate, pool != null, route, false);
     }
 
     /**

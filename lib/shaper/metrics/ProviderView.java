@@ -7,9 +7,11 @@ import java.util.function.Supplier;
 
 import shaper.admission.ProviderLimiters;
 import shaper.breaker.CircuitBreaker;
+import shaper.cluster.ClusterBackend;
 import shaper.cluster.LinkSnapshot;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.Journal;
+import shaper.proxy.ProviderAssembly;
 
 /**
  * What the exporter reads of one provider, all through snapshots: limiter views, the breaker's
@@ -29,6 +31,12 @@ public record ProviderView(String name, List<String> limits, ProviderLimiters li
         Objects.requireNonNull(journal, "journal");
         Objects.requireNonNull(counters, "counters");
         Objects.requireNonNull(limiterBackend, "limiterBackend");
+    }
+
+    /** The view of an assembled provider. */
+    public static ProviderView of(ProviderAssembly p) {
+        return new ProviderView(p.name(), p.config().admission().limits(), p.limiters(), p.breaker(), p.publisher().journal(),
+                p.publisher().counters(), () -> p.cluster().map(ClusterBackend::snapshot));
     }
 
     /** A provider whose limiters are in-process. */

@@ -15,7 +15,6 @@ import java.util.function.ToLongFunction;
 
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import shaper.Version;
@@ -30,26 +29,28 @@ import shaper.observe.RouteKind;
  * The Prometheus model of every provider's state, on the Prometheus Java client: gauges and
  * counters are callbacks that read snapshots at scrape time (nothing is counted twice: the
  * counters are {@link ExchangeCounters}, fed by each exchange's record), and the four
- * histograms are observed from each {@link ExchangeRecord} by {@link #observer}. One family holds
+ * histograms ({@link ExchangeHistograms}) are observed from each {@link ExchangeRecord}. One family holds
  * every provider's series, so each family is one contiguous block, as the format requires.
  *
  * <p>Thread-safe. A scrape costs one snapshot of each limiter, breaker and in-flight list.
  */
 public final class ShaperMetrics {
-    private static final double[] QUEUE_BUCKETS = {0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300};
-    private static final double[] PROXY_BUCKETS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1};
-    private static final double[] RESPONSE_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600};
-
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
     private final List<ProviderView> providers;
     private final Map<String, RouteLabels> routeLabels = new HashMap<>();
-    private final Histogram queueWait;
-    private final Histogram proxyAdded;
-    private final Histogram firstByte;
-    private final Histogram duration;
+    private final ExchangeHistograms histograms;
 
+    /** Metrics over {@code providers}, with histograms of their own. */
     public ShaperMetrics(List<ProviderView> providers) {
+        this(providers, new ExchangeHistograms());
+    }
+
+    /**
+     * Metrics over {@code providers} whose histograms are {@code histograms}: built before the
+     * providers (each provider's publisher observes into them from its first exchange).
+     */
+    public ShaperMetrics(List<ProviderView> providers, ExchangeHistograms histograms) {
         this.providers = List.copyOf(providers);
         providers.forEach(p -> routeLabels.put(p.name(), RouteLabels.of(p.limits())));
         gauge(Series.ACTIVE, p -> p.journal().activeCount());
@@ -81,10 +82,8 @@ public final class ShaperMetrics {
         register(GaugeWithCallback.builder().name(Series.ROUTE_OLDEST_QUEUED.metricName()).help(Series.ROUTE_OLDEST_QUEUED.help())
                 .labelNames(Series.ROUTE_OLDEST_QUEUED.labelNames())
                 .callback(cb -> routeWaits().forEach(w -> cb.call(w.oldestSeconds(), w.provider(), w.method(), w.path()))).build());
-        queueWait = histogram(Series.QUEUE_WAIT, QUEUE_BUCKETS);
-        proxyAdded = histogram(Series.PROXY_ADDED, PROXY_BUCKETS);
-        firstByte = histogram(Series.TIME_TO_FIRST_BYTE, RESPONSE_BUCKETS);
-        duration = histogram(Series.EXCHANGE_DURATION, RESPONSE_BUCKETS);
+        this.histograms = histograms;
+        histograms.all().forEach(this::register);
         register(GaugeWithCallback.builder().name(Series.LIMITER_BACKEND_UP.metricName()).help(Series.LIMITER_BACKEND_UP.help())
                 .labelNames(Series.LIMITER_BACKEND_UP.labelNames())
                 .callback(cb -> this.providers.forEach(p -> p.limiterBackend().get()
@@ -98,25 +97,9 @@ public final class ShaperMetrics {
                 .callback(cb -> this.providers.forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());
     }
 
-    /**
-     * The histogram observer for {@code provider}'s records, handed to its publisher. Exchanges that
-     * asked no limiter for a slot (circuit rejections, upgrades, unbounded passthrough) add no queue-wait sample.
-     */
+    /** The histogram observer for {@code provider}'s records; see {@link ExchangeHistograms#observer}. */
     public Consumer<ExchangeRecord> observer(String provider) {
-        io.prometheus.metrics.core.datapoints.DistributionDataPoint wait = queueWait.labelValues(provider);
-        io.prometheus.metrics.core.datapoints.DistributionDataPoint added = proxyAdded.labelValues(provider);
-        io.prometheus.metrics.core.datapoints.DistributionDataPoint first = firstByte.labelValues(provider);
-        io.prometheus.metrics.core.datapoints.DistributionDataPoint total = duration.labelValues(provider);
-        return r -> {
-            if (r.timings().queueEnd() >= 0) {
-                wait.observe(seconds(r.timings().queueWait()));
-            }
-            r.timings().proxyAdded().ifPresent(d -> added.observe(seconds(d)));
-            if (r.timings().firstByte() >= 0) {
-                first.observe(r.timings().firstByte() / 1e9);
-            }
-            total.observe(seconds(r.timings().duration()));
-        };
+        return histograms.observer(provider);
     }
 
     /** Writes the text exposition (format 0.0.4) of every family. */
@@ -190,15 +173,6 @@ public final class ShaperMetrics {
     private void counter(Series s, ToLongFunction<ExchangeCounters.Snapshot> value) {
         register(CounterWithCallback.builder().name(s.builderName()).help(s.help()).labelNames(s.labelNames())
                 .callback(cb -> providers.forEach(p -> cb.call(value.applyAsLong(p.counters().snapshot()), p.name()))).build());
-    }
-
-    private Histogram histogram(Series s, double[] buckets) {
-        Histogram h = Histogram.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .classicOnly().classicUpperBounds(buckets)
-                .withoutExemplars() // no tracer here: skip the per-observation exemplar sampling
-                .build();
-        register(h);
-        return h;
     }
 
     private void register(io.prometheus.metrics.model.registry.Collector c) {

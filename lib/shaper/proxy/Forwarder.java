@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.random.RandomGenerator;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -64,16 +63,15 @@ final class Forwarder {
     private final HeaderRewrite rewrite;
     private final CallWatch calls;
 
-    Forwarder(String provider, Upstreams upstreams, ExchangeLog log, RetryConfig config, CircuitBreaker breaker,
-              RandomGenerator random, HeaderRewrite rewrite, CallWatch calls) {
+    Forwarder(ProviderAssembly assembly, CallWatch calls) {
         this.calls = calls;
-        this.provider = provider;
-        this.upstreams = upstreams;
-        this.log = log;
-        this.config = config;
-        this.policy = new RetryPolicy(config, random);
-        this.breaker = breaker;
-        this.rewrite = rewrite;
+        this.provider = assembly.name();
+        this.upstreams = assembly.upstreams();
+        this.log = assembly.publisher().log();
+        this.config = assembly.config().retry();
+        this.policy = assembly.retry();
+        this.breaker = assembly.breaker();
+        this.rewrite = assembly.rewrite();
     }
 
     /** The per-request state of the attempt loop. */

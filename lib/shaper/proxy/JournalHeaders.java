@@ -6,11 +6,11 @@ import java.util.List;
 import io.helidon.http.Header;
 
 /** Copies Helidon headers into the journal's form: one entry per value, names as received. */
-final class JournalHeaders {
+public final class JournalHeaders {
     private JournalHeaders() {
     }
 
-    static List<shaper.observe.Header> of(Iterable<Header> headers) {
+    public static List<shaper.observe.Header> of(Iterable<Header> headers) {
         List<shaper.observe.Header> out = new ArrayList<>();
         for (Header h : headers) {
             for (String v : h.allValues()) {

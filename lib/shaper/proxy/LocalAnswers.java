@@ -13,10 +13,10 @@ import io.helidon.webserver.http.ServerResponse;
  * newline like Go's {@code http.Error}; the queue-full body is JSON that both Anthropic and OpenAI
  * SDKs parse as a rate-limit error.
  */
-final class LocalAnswers {
-    static final String BAD_GATEWAY = "bad gateway: upstream unreachable\n";
+public final class LocalAnswers {
+    public static final String BAD_GATEWAY = "bad gateway: upstream unreachable\n";
     static final String QUEUE_TIMEOUT = "queue timeout\n";
-    static final String CIRCUIT_OPEN = "circuit open\n";
+    public static final String CIRCUIT_OPEN = "circuit open\n";
     static final String LIMITER_UNAVAILABLE = "concurrency limiter unavailable (shared store unreachable); retry shortly";
 
     private LocalAnswers() {

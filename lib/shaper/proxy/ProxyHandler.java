@@ -1,76 +1,53 @@
 package shaper.proxy;
 
-import java.util.random.RandomGenerator;
-
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import shaper.admission.AdmissionChain;
 import shaper.admission.AdmissionClass;
-import shaper.admission.AdmissionConfig;
-import shaper.admission.Admitter;
-import shaper.admission.ClientGoneException;
-import shaper.admission.ProviderLimiters;
-import shaper.admission.Slots;
-import shaper.breaker.Admission;
+import shaper.admission.Refusal;
+import shaper.admission.Verdict;
 import shaper.breaker.CircuitBreaker;
-import shaper.limit.AdmissionException;
-import shaper.limit.LimiterUnavailableException;
-import shaper.limit.QueueCancelledException;
-import shaper.limit.QueueFullException;
-import shaper.limit.QueueTimeoutException;
 import shaper.observe.BodyPreview;
 import shaper.observe.EndReason;
-import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangePublisher;
 import shaper.observe.Outcome;
 import shaper.observe.RouteKind;
 import shaper.retry.RetryConfig;
 
 /**
- * One provider's request path: ask the circuit breaker, classify the route, take its slots
- * (waiting in FIFO order if needed), forward with retries, then give the slots back by the rules
- * of {@link Slots}. Every exit path (local answer, client gone, upstream failure, exception)
+ * One provider's request path: classify the route, pass the provider's admission chain (circuit
+ * breaker, then its slots, waiting in FIFO order if needed), forward with retries, then give the
+ * slots back by the rules of {@link shaper.admission.Slots}. Every exit path (local answer, client gone, upstream failure, exception)
  * reaches the {@code finally} that disposes the slots and builds the exchange's one
  * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link ExchangePublisher}.
  */
 public final class ProxyHandler implements Handler {
-    private final String provider;
-    private final AdmissionConfig config;
-    private final RetryConfig retry;
-    private final ProviderLimiters limiters;
-    private final Admitter admitter;
+    private final ProviderAssembly provider;
+    private final AdmissionChain admission;
     private final CircuitBreaker breaker;
     private final SelectorWatch clientWatch;
     private final Forwarder forwarder;
     private final ExchangePublisher publisher;
-    private final TranscodeStages transcoding;
 
-    public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
-                        CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
-                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch,
-                        CallWatch calls) {
-        this(provider, config, retry, limiters, admitter, breaker, upstreams, publisher, random, rewrite, clientWatch, calls,
-                TranscodeStages.NONE);
+    /**
+     * @param clientWatch the server's watch of idle client connections (a queued client that leaves)
+     * @param calls       the server's watch of upstream calls (deadline, client gone)
+     */
+    public ProxyHandler(ProviderAssembly provider, SelectorWatch clientWatch, CallWatch calls) {
+        this.provider = provider;
+        this.admission = provider.admission();
+        this.breaker = provider.breaker();
+        this.clientWatch = clientWatch;
+        this.forwarder = new Forwarder(provider, calls);
+        this.publisher = provider.publisher();
     }
 
-    /** A provider with transcoded routes: each is a stage inside this same request path. */
-    public ProxyHandler(String provider, AdmissionConfig config, RetryConfig retry, ProviderLimiters limiters, Admitter admitter,
-                        CircuitBreaker breaker, Upstreams upstreams, ExchangePublisher publisher,
-                        RandomGenerator random, HeaderRewrite rewrite, SelectorWatch clientWatch, CallWatch calls,
-                        TranscodeStages transcoding) {
-        this.transcoding = transcoding;
-        this.clientWatch = clientWatch;
-        this.provider = provider;
-        this.config = config;
-        this.retry = retry;
-        this.limiters = limiters;
-        this.admitter = admitter;
-        this.breaker = breaker;
-        ExchangeLog log = publisher.log();
-        this.forwarder = new Forwarder(provider, upstreams, log, retry, breaker, random, rewrite, calls);
-        this.publisher = publisher;
+    /** The provider this handler serves. */
+    public ProviderAssembly provider() {
+        return provider;
     }
 
     /** Serves the request with its own path: for a provider mounted at the bare root. */
@@ -97,27 +74,23 @@ public final class ProxyHandler implements Handler {
     }
 
     private void exchange(ServerRequest req, ServerResponse res, String rawPath, String method, Exchange ex) {
-        AdmissionClass cls = limiters.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
+        AdmissionClass cls = admission.classify(method, rawPath, req.headers().contentLength().orElse(-1L));
         ex.trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH,
                 cls.route());
-        Slots slots = null;
-        Admission admission = breaker.allow();
+        Verdict.Admitted admitted = null;
         boolean forwarded = false;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
-            if (admission instanceof Admission.Rejected) {
-                ex.trace.queueEnded(false); // never waits: not a queued request in any view
-                ex.ended(EndReason.CIRCUIT_OPEN, Outcome.FAILED, 503);
-                LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
-                return;
-            }
-            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), config.queueComments());
-            slots = admit(cls, waiting, res, ex, rawPath);
-            ex.trace.queueEnded(!cls.chain().isEmpty());
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), provider.config().admission().queueComments());
+            Verdict verdict = admission.admit(cls, waiting);
+            // a circuit rejection never waits: not a queued request in any view
+            ex.trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
             connection.unwatch();
-            if (slots == null) {
+            if (!(verdict instanceof Verdict.Admitted a)) {
+                refused((Refusal) verdict, waiting, res, ex, rawPath);
                 return;
             }
+            admitted = a;
             RequestBody body = replayable(waiting);
             byte[] bytes = body.bytes();
             if (bytes != null) {
@@ -128,7 +101,8 @@ public final class ProxyHandler implements Handler {
                 return;
             }
             forwarded = true;
-            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, admission, transcoding.match(method, rawPath));
+            forwarder.forward(req, res, rawPath, body, waiting.comments(), connection, ex, a.breaker(),
+                    provider.transcoding().match(method, rawPath));
         } catch (StreamCopy.SourceFailed clientLeft) {
             ex.clientAborted = true;
             ex.outcome = Outcome.ABORTED;
@@ -139,11 +113,11 @@ public final class ProxyHandler implements Handler {
             throw e;
         } finally {
             connection.unwatch(); // before anything else touches the connection
-            if (!forwarded) {
-                breaker.cancel(admission);
-            }
-            if (slots != null) {
-                slots.dispose(ex.end(), breaker::penalty);
+            if (admitted != null) {
+                if (!forwarded) {
+                    breaker.cancel(admitted.breaker());
+                }
+                admitted.slots().dispose(ex.end(), breaker::penalty);
             }
             EndReason why = ex.reason();
             publisher.publish(ex.trace.finish(ex.status, ex.outcome, why, ex.provenance(why),
@@ -154,52 +128,45 @@ public final class ProxyHandler implements Handler {
     /** The body to send: buffered (so it can be replayed) when retries are on and it fits, else as it is. */
     private RequestBody replayable(WaitingRequest waiting) {
         RequestBody body = waiting.body();
+        RetryConfig retry = provider.config().retry();
         if (retry.enabled() && body instanceof RequestBody.Streamed) {
             body = RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, retry.maxBodyBytes()));
         }
         return body;
     }
 
-    /** Takes the slots, or answers locally and returns null. */
-    private Slots admit(AdmissionClass cls, WaitingRequest waiting, ServerResponse res, Exchange ex, String rawPath) {
-        if (cls.chain().isEmpty()) {
-            return admitter.unlimited(cls);
-        }
-        try {
-            return admitter.admit(cls, waiting);
-        } catch (QueueFullException e) {
-            if (waiting.comments() != null) {
-                fail(waiting, ex, EndReason.QUEUE_FULL, "queue full", "rate_limit_error", "proxy queue is full");
-            } else {
-                ex.ended(EndReason.QUEUE_FULL, Outcome.FAILED, 429);
-                LocalAnswers.queueFull(res, e.depth(), config.releaseCooldown());
+    /** Answers a refused request locally (on the committed comment stream when there is one). */
+    private void refused(Refusal refusal, WaitingRequest waiting, ServerResponse res, Exchange ex, String rawPath) {
+        EarlyStream comments = waiting.comments();
+        switch (refusal) {
+            case Refusal.CircuitOpen open -> {
+                ex.ended(EndReason.CIRCUIT_OPEN, Outcome.FAILED, 503);
+                LocalAnswers.text(res, Status.SERVICE_UNAVAILABLE_503, LocalAnswers.CIRCUIT_OPEN);
             }
-        } catch (QueueTimeoutException e) {
-            if (waiting.comments() != null) {
-                fail(waiting, ex, EndReason.QUEUE_TIMEOUT, "timeout", "timeout_error", "queue timeout");
-            } else {
+            case Refusal.QueueFull full when comments != null ->
+                    fail(waiting, ex, EndReason.QUEUE_FULL, "queue full", "rate_limit_error", "proxy queue is full");
+            case Refusal.QueueFull full -> {
+                ex.ended(EndReason.QUEUE_FULL, Outcome.FAILED, 429);
+                LocalAnswers.queueFull(res, full.depth(), provider.config().admission().releaseCooldown());
+            }
+            case Refusal.QueueTimeout timeout when comments != null ->
+                    fail(waiting, ex, EndReason.QUEUE_TIMEOUT, "timeout", "timeout_error", "queue timeout");
+            case Refusal.QueueTimeout timeout -> {
                 ex.ended(EndReason.QUEUE_TIMEOUT, Outcome.FAILED, 504);
                 LocalAnswers.text(res, Status.GATEWAY_TIMEOUT_504, LocalAnswers.QUEUE_TIMEOUT);
             }
-        } catch (LimiterUnavailableException e) {
-            if (waiting.comments() != null) {
-                fail(waiting, ex, EndReason.LIMITER_UNAVAILABLE, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
-            } else {
+            case Refusal.LimiterUnavailable unavailable when comments != null ->
+                    fail(waiting, ex, EndReason.LIMITER_UNAVAILABLE, "unavailable", "overloaded_error", LocalAnswers.LIMITER_UNAVAILABLE);
+            case Refusal.LimiterUnavailable unavailable -> {
                 ex.ended(EndReason.LIMITER_UNAVAILABLE, Outcome.FAILED, 503);
                 LocalAnswers.limiterUnavailable(res, Dialect.of(rawPath));
             }
-        } catch (QueueCancelledException | ClientGoneException e) {
-            ex.clientAborted = true;
-            ex.status = waiting.comments() != null ? 200 : 0;
-            ex.outcome = Outcome.ABORTED;
-        } catch (AdmissionException e) {
-            throw new IllegalStateException("unexpected admission outcome", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ex.clientAborted = true;
-            ex.outcome = Outcome.ABORTED;
+            case Refusal.ClientGone gone -> {
+                ex.clientAborted = true;
+                ex.status = comments != null ? 200 : 0;
+                ex.outcome = Outcome.ABORTED;
+            }
         }
-        return null;
     }
 
     private static void fail(WaitingRequest waiting, Exchange ex, EndReason why, String reason, String type, String message) {

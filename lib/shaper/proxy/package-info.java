@@ -1,6 +1,7 @@
 /**
- * The request path of one provider: {@link shaper.proxy.ProxyHandler} asks the circuit breaker,
- * admits the request and hands it to {@link shaper.proxy.Forwarder}, which sends attempts
+ * The request path of one provider, all of whose parts are one immutable
+ * {@link shaper.proxy.ProviderAssembly}: {@link shaper.proxy.ProxyHandler} passes the request
+ * through the provider's admission chain (circuit breaker, limiters) and hands it to {@link shaper.proxy.Forwarder}, which sends attempts
  * ({@link shaper.proxy.UpstreamCall}), decides retries from statuses, bounded body prefixes and early
  * SSE frames ({@link shaper.proxy.BodyPeek}), waits out backoff with keepalives
  * ({@link shaper.proxy.BackoffWait}, {@link shaper.proxy.EarlyStream}) and relays the accepted answer
@@ -13,7 +14,7 @@
  * ({@link shaper.proxy.StreamCopy}), the per-call bound and the watch for a client that leaves
  * while the upstream works ({@link shaper.proxy.CallWatch}), the reach into Helidon internals
  * ({@link shaper.proxy.HelidonInternals}), upstream pools ({@link shaper.proxy.Upstream},
- * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling ({@link shaper.proxy.UpgradeTunnel}).
+ * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling (package {@code shaper.proxy.upgrade}).
  *
  * <p>Exchange outcome: clean only when the whole response reached the client; a failure on
  * either side after the response is committed aborts the client connection and the upstream

@@ -19,7 +19,8 @@ import shaper.observe.ExchangeRecord;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Journal;
 import shaper.observe.Outcome;
-import shaper.proxy.UpgradeTunnel;
+import shaper.proxy.ProxyHandler;
+import shaper.proxy.upgrade.UpgradeTunnel;
 
 /**
  * The listener's dispatch, the one function production and tests share:
@@ -36,14 +37,14 @@ import shaper.proxy.UpgradeTunnel;
 final class MountTable {
     static final String NOT_FOUND = "404 page not found\n";
 
-    private final MountRouter<Mount> router;
+    private final MountRouter<ProxyHandler> router;
     private final ClientKeys keys;
     private final HealthHandler health;
     private final ExchangeLog log;
 
-    MountTable(List<Mount> mounts, ClientKeys keys, HealthHandler health, ExchangeLog log) {
-        MountRouter.Builder<Mount> builder = MountRouter.builder();
-        mounts.forEach(m -> builder.mount(m.config().mountPrefix(), m));
+    MountTable(List<ProxyHandler> handlers, ClientKeys keys, HealthHandler health, ExchangeLog log) {
+        MountRouter.Builder<ProxyHandler> builder = MountRouter.builder();
+        handlers.forEach(h -> builder.mount(h.provider().config().mountPrefix(), h));
         this.router = builder.build();
         this.keys = keys;
         this.health = health;
@@ -56,7 +57,7 @@ final class MountTable {
             health.handle(req, res);
             return;
         }
-        Optional<Mounted<Mount>> routed = router.route(rawPath);
+        Optional<Mounted<ProxyHandler>> routed = router.route(rawPath);
         if (!admitted(req.headers())) {
             reject(req, res, routed, rawPath);
             return;
@@ -66,7 +67,7 @@ final class MountTable {
                     .header(HeaderValues.create("X-Content-Type-Options", "nosniff")).send(NOT_FOUND);
             return;
         }
-        routed.get().target().handler().handle(req, res, routed.get().forwardedPath());
+        routed.get().target().handle(req, res, routed.get().forwardedPath());
     }
 
     /** The tunnel target of an upgrade request, or null so that {@link #handle} answers it (health, 401, 404). */
@@ -75,9 +76,7 @@ final class MountTable {
             return null;
         }
         return router.route(rawPath)
-                .map(m -> new UpgradeTunnel.Target(m.target().config().name(), m.target().config().upstream(),
-                        m.forwardedPath(), m.target().rewrite(), m.target().config().retry().upstreamTimeout(),
-                        m.target().breaker(), m.target().publisher()))
+                .map(m -> new UpgradeTunnel.Target(m.target().provider(), m.forwardedPath()))
                 .orElse(null);
     }
 
@@ -89,10 +88,10 @@ final class MountTable {
         return !keys.required() || keys.check(HelidonHeaderEditor.view(headers)).isPresent();
     }
 
-    private void reject(ServerRequest req, ServerResponse res, Optional<Mounted<Mount>> routed, String rawPath) {
+    private void reject(ServerRequest req, ServerResponse res, Optional<Mounted<ProxyHandler>> routed, String rawPath) {
         String method = req.prologue().method().text();
         String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
-        ExchangeTrace trace = routed.map(m -> m.target().publisher().journal().begin(method, path, req.prologue().query().rawValue()))
+        ExchangeTrace trace = routed.map(m -> m.target().provider().publisher().journal().begin(method, path, req.prologue().query().rawValue()))
                 .orElseGet(() -> Journal.detached("-", method, path));
         ClientKeys.Dialect dialect = ClientKeys.dialect(rawPath, HelidonHeaderEditor.view(req.headers()));
         res.status(Status.UNAUTHORIZED_401).header(HeaderValues.CONTENT_TYPE_JSON)
@@ -101,7 +100,7 @@ final class MountTable {
         ExchangeRecord record = trace.finish(ClientKeys.REJECTION_STATUS, Outcome.FAILED, EndReason.CLIENT_KEY_REJECTED, null,
                 List.of(), List.of());
         if (routed.isPresent()) {
-            routed.get().target().publisher().publish(record);
+            routed.get().target().provider().publisher().publish(record);
         } else {
             log.exchange(record); // no provider owns it: logged, counted nowhere
         }

@@ -1,10 +1,10 @@
 /**
- * The listener: Helidon SE WebServer wiring and the {@link shaper.server.MountTable} dispatch
- * (reserved health route, client keys, mount prefixes, 404), plus the adapters that let the
- * {@code shaper.auth} policy edit Helidon headers. Startup resolves every secret and validates
- * every mount before the port is bound; each provider gets its own limiters, admitter, upstream
- * pool, counters and credential rewrite, and nothing mutable is shared between providers except
- * the timer thread and the disconnect watcher, which never block.
+ * The listener and the wiring: {@link shaper.server.ShaperServer} resolves every secret and
+ * assembles every provider ({@code ProviderAssembler}, one immutable
+ * {@link shaper.proxy.ProviderAssembly} each) before the port is bound, then starts the Helidon
+ * listener ({@code ShaperListener}) whose one route is the {@code MountTable} dispatch (reserved
+ * health route, client keys, mount prefixes, 404), and stops it gracefully. Providers share only
+ * {@code ServerServices}: the clock, the log, and the watchers, which never block.
  *
  * <p>Hostile input and slow clients: {@code BadInputAnswer} turns a request Helidon could not
  * parse at all into a quiet {@code 400} (Helidon would answer {@code 500} with a stack trace), and

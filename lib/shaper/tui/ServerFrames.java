@@ -14,11 +14,12 @@ import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.limit.LimiterSnapshot;
 import shaper.observe.ExchangeCounters;
+import shaper.proxy.ProviderAssembly;
 import shaper.server.ShaperServer;
 
 /**
- * The one place where the dashboard meets the running proxy: it copies the server's public snapshots
- * (limiters, breaker, counters, journal) into {@link Frame}s and keeps the dashboard's reset
+ * The one place where the dashboard meets the running proxy: it copies the snapshots of each
+ * provider's assembly (limiters, breaker, counters, journal) into {@link Frame}s and keeps the dashboard's reset
  * baseline. It never touches a limiter or breaker object. Used by the render loop's thread only.
  */
 public final class ServerFrames implements FrameSource {
@@ -53,15 +54,16 @@ public final class ServerFrames implements FrameSource {
         String name = p.name();
         // ProviderLimiters.snapshots() lists routes in configuration order, then the default pool,
         // then global and the large-request gate when they are configured.
-        List<LimiterSnapshot> all = server.limiters(name);
+        ProviderAssembly assembly = server.assembly(name);
+        List<LimiterSnapshot> all = assembly.limiters().snapshots();
         boolean hasGlobal = p.admission().globalConcurrency() > 0;
         boolean hasGate = p.gateway().bigCtxTokens() > 0;
         int routes = all.size() - 1 - (hasGlobal ? 1 : 0) - (hasGate ? 1 : 0);
         LimiterSnapshot pool = all.get(routes);
         LimiterSnapshot global = hasGlobal ? all.get(routes + 1) : null;
         LimiterSnapshot gate = hasGate ? all.getLast() : null;
-        BreakerSnapshot breaker = p.breaker().enabled() ? server.breaker(name) : null;
-        ExchangeCounters.Snapshot counters = since(baseline.get(name), server.counters(name).snapshot());
+        BreakerSnapshot breaker = p.breaker().enabled() ? assembly.breaker().snapshot() : null;
+        ExchangeCounters.Snapshot counters = since(baseline.get(name), assembly.publisher().counters().snapshot());
         List<RequestRow> requests = JournalRows.recent(server, name, hidden.getOrDefault(name, Set.of()));
         RouteTally tally = tallies.get(name);
         tally.absorb(requests);

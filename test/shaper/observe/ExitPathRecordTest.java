@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -20,6 +19,7 @@ import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 import shaper.testing.TestNet;
+import shaper.testing.TextWebSocket;
 
 /** Every exit path of an exchange (clean, aborted, failed, upgraded) ends in exactly one record. */
 class ExitPathRecordTest {
@@ -173,18 +173,9 @@ class ExitPathRecordTest {
     void webSocketUpgradeIsOneRecordHoweverLongTheTunnelLives() throws Exception {
         try (EchoWebSocketUpstream up = new EchoWebSocketUpstream();
              RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {
-            CompletableFuture<String> echoed = new CompletableFuture<>();
-            WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
-                    .buildAsync(URI.create("ws://127.0.0.1:" + shaper.port() + "/v1/realtime"), new WebSocket.Listener() {
-                        @Override
-                        public java.util.concurrent.CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-                            echoed.complete(data.toString());
-                            return null;
-                        }
-                    }).get(10, TimeUnit.SECONDS);
-            ws.sendText("hello", true).get(5, TimeUnit.SECONDS);
-            assertEquals("echo: hello", echoed.get(5, TimeUnit.SECONDS));
-            ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
+            try (TextWebSocket ws = TextWebSocket.open(URI.create("ws://127.0.0.1:" + shaper.port() + "/v1/realtime"))) {
+                assertEquals("echo: hello", ws.exchange("hello"));
+            }
             ExchangeRecord r = Records.exactly(shaper, "default", 1).getFirst();
             assertEquals(101, r.status());
             assertEquals(EndReason.UPGRADED, r.reason());

@@ -7,14 +7,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -26,6 +23,7 @@ import shaper.testing.EchoWebSocketUpstream;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
+import shaper.testing.TextWebSocket;
 
 /** Several providers behind one port: true mounts, whole segments, traversal, 404, health and WebSocket. */
 class MountRoutingTest {
@@ -165,19 +163,9 @@ class MountRoutingTest {
         try (ScriptedUpstream a = ScriptedUpstream.ok("a");
              EchoWebSocketUpstream b = new EchoWebSocketUpstream();
              RunningShaper shaper = twoProviders(a.url(), b.url())) {
-            LinkedBlockingQueue<String> received = new LinkedBlockingQueue<>();
-            WebSocket ws = CLIENT.newWebSocketBuilder()
-                    .buildAsync(URI.create("ws://127.0.0.1:" + shaper.port() + "/openai/v1/realtime?model=x"), new WebSocket.Listener() {
-                        @Override
-                        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-                            received.add(data.toString());
-                            webSocket.request(1);
-                            return CompletableFuture.completedFuture(null);
-                        }
-                    }).get(10, TimeUnit.SECONDS);
-            ws.sendText("hi", true).get(5, TimeUnit.SECONDS);
-            assertEquals("echo: hi", received.poll(5, TimeUnit.SECONDS));
-            ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
+            try (TextWebSocket ws = TextWebSocket.open(URI.create("ws://127.0.0.1:" + shaper.port() + "/openai/v1/realtime?model=x"))) {
+                assertEquals("echo: hi", ws.exchange("hi"));
+            }
             assertEquals("/v1/realtime?model=x", b.handshakes().getFirst().target());
             RunningShaper.await("upgrade logged", java.time.Duration.ofSeconds(5),
                     () -> !shaper.logLines("provider=openai method=GET path=/v1/realtime").isEmpty());

@@ -1,10 +1,10 @@
-package shaper.proxy;
+package shaper.proxy.upgrade;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.Socket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 import io.helidon.common.buffers.BufferData;
@@ -13,26 +13,25 @@ import io.helidon.common.buffers.DataWriter;
 import io.helidon.webserver.spi.ServerConnection;
 
 /**
- * Splices client and upstream bytes both ways. For a non-101 answer only the upstream's body is
- * relayed (the connection closes afterwards, so its framing needs no parsing), within the deadline
- * of the call, and {@code onEnd} hears whether all of it arrived.
+ * What the client connection does after the upstream's head was relayed. A {@link #tunnel} splices
+ * client and upstream bytes both ways until either side closes: the reading side runs on the
+ * connection's thread, client-to-upstream on a virtual thread of its own, and whichever ends closes
+ * the upstream, which ends the other. A {@link #refusedBody} relays only the upstream's body of a
+ * refused upgrade (the connection closes afterwards, so its framing needs no parsing), within the
+ * call's deadline, and tells {@code onEnd} whether all of it arrived.
  */
 final class TunnelSplice implements ServerConnection {
+    private static final int BUFFER = 16 * 1024;
     private final DataReader clientIn;
     private final DataWriter clientOut;
-    private final Socket upstream;
+    private final UpstreamSocket upstream;
     private final boolean bidirectional;
     private final long deadline;
     private final Consumer<Boolean> onEnd;
     private long remaining;
 
-    /**
-     * @param remaining upstream bytes to relay before closing, or -1 for until end of stream
-     * @param deadline  {@link System#nanoTime()} by which a one-way relay must end (unused when bidirectional)
-     * @param onEnd     told whether the one-way relay delivered the whole body
-     */
-    TunnelSplice(DataReader clientIn, DataWriter clientOut, Socket upstream, boolean bidirectional, long remaining,
-                 long deadline, Consumer<Boolean> onEnd) {
+    private TunnelSplice(DataReader clientIn, DataWriter clientOut, UpstreamSocket upstream, boolean bidirectional,
+                         long remaining, long deadline, Consumer<Boolean> onEnd) {
         this.clientIn = clientIn;
         this.clientOut = clientOut;
         this.upstream = upstream;
@@ -42,23 +41,39 @@ final class TunnelSplice implements ServerConnection {
         this.onEnd = onEnd;
     }
 
+    /** Both ways, unbounded in time: an established tunnel lives as long as its peers keep it. */
+    static TunnelSplice tunnel(DataReader clientIn, DataWriter clientOut, UpstreamSocket upstream) {
+        return new TunnelSplice(clientIn, clientOut, upstream, true, -1, 0, complete -> { });
+    }
+
+    /**
+     * Upstream to client only, then close.
+     *
+     * @param length   upstream bytes to relay, or -1 for until end of stream
+     * @param deadline {@link System#nanoTime()} by which the relay must end
+     * @param onEnd    told whether the whole body was delivered
+     */
+    static TunnelSplice refusedBody(DataWriter clientOut, UpstreamSocket upstream, long length, long deadline,
+                                    Consumer<Boolean> onEnd) {
+        return new TunnelSplice(null, clientOut, upstream, false, length, deadline, onEnd);
+    }
+
     @Override
     public void handle(io.helidon.common.concurrency.limits.Limit limit) {
         Thread clientToUpstream = bidirectional ? Thread.ofVirtual().name("tunnel-up").start(this::pumpUp) : null;
         boolean complete = false;
         try {
-            InputStream in = upstream.getInputStream();
-            byte[] buf = new byte[StreamCopy.BUFFER];
-            int n;
+            InputStream in = upstream.in();
+            byte[] buf = new byte[BUFFER];
             while (remaining != 0) {
                 if (!bidirectional) {
-                    upstream.setSoTimeout(UpgradeTunnel.remainingMillis(deadline));
+                    upstream.boundReads(deadline);
                 }
-                n = in.read(buf, 0, remaining < 0 ? buf.length : (int) Math.min(buf.length, remaining));
+                int n = in.read(buf, 0, remaining < 0 ? buf.length : (int) Math.min(buf.length, remaining));
                 if (n < 0) {
                     break;
                 }
-                clientOut.writeNow(BufferData.create(java.util.Arrays.copyOf(buf, n)));
+                clientOut.writeNow(BufferData.create(Arrays.copyOf(buf, n)));
                 if (remaining > 0) {
                     remaining -= n;
                 }
@@ -67,7 +82,7 @@ final class TunnelSplice implements ServerConnection {
         } catch (IOException | RuntimeException e) {
             // either side closed: the tunnel's life is over
         } finally {
-            UpgradeTunnel.closeQuietly(upstream);
+            upstream.close();
             if (!bidirectional) {
                 onEnd.accept(complete);
             }
@@ -79,7 +94,7 @@ final class TunnelSplice implements ServerConnection {
 
     private void pumpUp() {
         try {
-            OutputStream out = upstream.getOutputStream();
+            OutputStream out = upstream.out();
             while (true) {
                 BufferData data = clientIn.readBuffer();
                 byte[] bytes = new byte[data.available()];
@@ -88,7 +103,7 @@ final class TunnelSplice implements ServerConnection {
                 out.flush();
             }
         } catch (IOException | RuntimeException e) {
-            UpgradeTunnel.closeQuietly(upstream);
+            upstream.close();
         }
     }
 
@@ -100,6 +115,6 @@ final class TunnelSplice implements ServerConnection {
 
     @Override
     public void close(boolean interrupt) {
-        UpgradeTunnel.closeQuietly(upstream);
+        upstream.close();
     }
 }

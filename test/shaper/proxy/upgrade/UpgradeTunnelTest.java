@@ -1,16 +1,10 @@
-package shaper.proxy;
+package shaper.proxy.upgrade;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +13,7 @@ import shaper.testing.RawHttp;
 import shaper.testing.RecordedRequest;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
+import shaper.testing.TextWebSocket;
 
 /** 101 Switching Protocols upgrades are tunnelled both ways with the same header hygiene. */
 class UpgradeTunnelTest {
@@ -27,22 +22,11 @@ class UpgradeTunnelTest {
     void webSocketMessagesFlowBothWaysThroughTheProxy() throws Exception {
         try (EchoWebSocketUpstream up = new EchoWebSocketUpstream();
              RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {
-            LinkedBlockingQueue<String> received = new LinkedBlockingQueue<>();
-            WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
-                    .header("X-Forwarded-For", "10.9.9.9")
-                    .buildAsync(URI.create("ws://127.0.0.1:" + shaper.port() + "/v1/realtime?model=x"), new WebSocket.Listener() {
-                        @Override
-                        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-                            received.add(data.toString());
-                            webSocket.request(1);
-                            return CompletableFuture.completedFuture(null);
-                        }
-                    }).get(10, TimeUnit.SECONDS);
-            ws.sendText("hello", true).get(5, TimeUnit.SECONDS);
-            assertEquals("echo: hello", received.poll(5, TimeUnit.SECONDS));
-            ws.sendText("again", true).get(5, TimeUnit.SECONDS);
-            assertEquals("echo: again", received.poll(5, TimeUnit.SECONDS));
-            ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
+            try (TextWebSocket ws = TextWebSocket.open(URI.create("ws://127.0.0.1:" + shaper.port() + "/v1/realtime?model=x"),
+                    "X-Forwarded-For", "10.9.9.9")) {
+                assertEquals("echo: hello", ws.exchange("hello"));
+                assertEquals("echo: again", ws.exchange("again"));
+            }
 
             RecordedRequest handshake = up.handshakes().getFirst();
             assertEquals("/v1/realtime?model=x", handshake.target());

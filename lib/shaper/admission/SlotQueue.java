@@ -1,8 +1,6 @@
 package shaper.admission;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,21 +13,21 @@ import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
 
 /**
- * Takes the slots of an {@link AdmissionClass}, in chain order, within one {@code -queue-timeout}
- * budget.
+ * Waits for one limiter's slot within the request's one {@code -queue-timeout} budget; every
+ * limiter link of a provider shares one queue, so a shutdown drains them all.
  *
  * <pre>
- * enqueue(route or default, depth) ──granted──▶ enqueue(global, depth) ──granted──▶ Slots
- *        │ queued                                      │ queued
- *        ▼                                             ▼
- *   beforeWaiting() once, then wait: ticks every interval, cancel when the client is gone,
- *   QueueTimeoutException when the budget is spent; permits already taken are released
+ * enqueue(limiter, depth) ──granted──▶ Permit
+ *        │ queued
+ *        ▼
+ *   beforeWaiting() once per request, then wait: ticks every interval, cancel when the client is
+ *   gone, QueueTimeoutException when the budget is spent
  * </pre>
  *
- * FIFO order holds per limiter (see {@code shaper.limit}); a request waiting on the global limiter
- * keeps its route slot, as in the original tool.
+ * FIFO order holds per limiter (see {@code shaper.limit}); a request waiting on a later limiter
+ * keeps the slots it already holds, as in the original tool.
  */
-public final class Admitter {
+final class SlotQueue {
     private final AdmissionConfig config;
     private final TimeSource time;
     private final DisconnectWatcher watcher;
@@ -37,58 +35,47 @@ public final class Admitter {
     private final Set<Ticket> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean draining;
 
-    public Admitter(AdmissionConfig config, TimeSource time, DisconnectWatcher watcher) {
+    SlotQueue(AdmissionConfig config, TimeSource time, DisconnectWatcher watcher) {
         this.config = config;
         this.time = time;
         this.watcher = watcher;
     }
 
+    TimeSource time() {
+        return time;
+    }
+
     /**
-     * Waits for every slot of {@code cls}.
+     * Takes a slot of {@code limiter}, waiting in its FIFO queue if needed.
      *
-     * @throws AdmissionException   queue full (429), timeout (504) or cancelled because the client left
+     * @throws AdmissionException   queue full, timeout, cancelled because the client left, or the limiter is unavailable
      * @throws ClientGoneException  the client left, noticed while preparing or ticking
      */
-    public Slots admit(AdmissionClass cls, QueueWait wait) throws AdmissionException, ClientGoneException, InterruptedException {
-        long start = time.nanoTime();
-        long budget = config.queueTimeout().isZero() ? Long.MAX_VALUE : config.queueTimeout().toNanos();
-        List<Permit> held = new ArrayList<>(cls.chain().size());
-        boolean[] prepared = {false};
-        boolean ok = false;
-        try {
-            for (Limiter limiter : cls.chain()) {
-                Ticket ticket = limiter.enqueue(config.queueDepth());
-                held.add(ticket.queued() ? waitFor(ticket, wait, prepared, start, budget) : ticket.await(Duration.ZERO));
-            }
-            ok = true;
-            return new Slots(cls, held, config);
-        } finally {
-            if (!ok) {
-                held.forEach(Permit::release);
-            }
-        }
+    Permit take(Limiter limiter, AdmissionRequest request) throws AdmissionException, ClientGoneException, InterruptedException {
+        Ticket ticket = limiter.enqueue(config.queueDepth());
+        return ticket.queued() ? waitFor(ticket, request) : ticket.await(Duration.ZERO);
     }
 
     /**
      * Fails every queued request, and every request that would queue from now on, with the queue's
      * own timeout answer: the proxy is stopping and will not admit them. Requests holding slots go on.
      */
-    public void drain() {
+    void drain() {
         draining = true;
         waiting.forEach(Ticket::cancel);
     }
 
-    private Permit waitFor(Ticket ticket, QueueWait wait, boolean[] prepared, long start, long budget)
+    private Permit waitFor(Ticket ticket, AdmissionRequest request)
             throws AdmissionException, ClientGoneException, InterruptedException {
         waiting.add(ticket);
         try {
             if (draining) {
                 ticket.cancel();
             }
-            return waitInQueue(ticket, wait, prepared, start, budget);
+            return waitInQueue(ticket, request);
         } catch (QueueCancelledException e) {
             if (draining) {
-                throw new QueueTimeoutException("shutdown", Duration.ofNanos(time.nanoTime() - start));
+                throw new QueueTimeoutException("shutdown", Duration.ofNanos(time.nanoTime() - request.startNanos()));
             }
             throw e;
         } finally {
@@ -96,13 +83,13 @@ public final class Admitter {
         }
     }
 
-    private Permit waitInQueue(Ticket ticket, QueueWait wait, boolean[] prepared, long start, long budget)
+    private Permit waitInQueue(Ticket ticket, AdmissionRequest request)
             throws AdmissionException, ClientGoneException, InterruptedException {
+        QueueWait wait = request.waiting();
+        long start = request.startNanos();
+        long budget = config.queueTimeout().isZero() ? Long.MAX_VALUE : config.queueTimeout().toNanos();
         try (DisconnectWatcher.Registration ignored = watcher.watch(wait::clientGone, ticket::cancel)) {
-            if (!prepared[0]) {
-                prepared[0] = true;
-                wait.beforeWaiting();
-            }
+            request.prepareOnce();
             long interval = wait.tickInterval().toNanos();
             long nextTick = interval > 0 ? (time.nanoTime() - start) + interval : Long.MAX_VALUE;
             while (true) {
@@ -122,10 +109,5 @@ public final class Admitter {
             ticket.cancel();
             throw e;
         }
-    }
-
-    /** The slots of a request that needs none (passthrough without a global limiter, or {@code :unlimited}). */
-    public Slots unlimited(AdmissionClass cls) {
-        return new Slots(cls, List.of(), config);
     }
 }

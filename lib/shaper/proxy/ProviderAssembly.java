@@ -1,0 +1,68 @@
+package shaper.proxy;
+
+import java.util.Objects;
+import java.util.Optional;
+
+import shaper.admission.AdmissionChain;
+import shaper.admission.ProviderLimiters;
+import shaper.auth.UpstreamAuth;
+import shaper.breaker.CircuitBreaker;
+import shaper.cluster.ClusterBackend;
+import shaper.config.ProviderConfig;
+import shaper.limit.TimeSource;
+import shaper.observe.ExchangePublisher;
+import shaper.retry.RetryPolicy;
+
+/**
+ * One provider, whole: everything that serves its requests, built once from its config (by the
+ * server's assembler) and never changed. The request handler, the upgrade tunnel, the metrics
+ * view and the TUI all take this one value; nothing about a provider is kept anywhere else, and
+ * nothing here is shared with another provider.
+ *
+ * @param config      the provider's validated settings (name, mount prefix, retry, breaker, …)
+ * @param time        the one clock of its limiters, breaker, retries and journal
+ * @param limiters    its route, default-pool, global and large-request limiters (for snapshots)
+ * @param admission   its admission chain over those limiters and the breaker
+ * @param breaker     its circuit breaker (transitions reported to its log)
+ * @param retry       its retry policy (with the server's jitter)
+ * @param upstreams   its upstream connection pools
+ * @param auth        the provider's upstream credential policy (described at startup)
+ * @param rewrite     the credential step of passthrough requests (client key out, provider auth in)
+ * @param transcoding its transcoded routes (each with its own credential step); {@link TranscodeStages#NONE} when off
+ * @param cluster     the shared-limit backend when its limiters are cluster-wide, else empty
+ * @param publisher   where its finished exchanges go (journal, counters, metrics, log)
+ */
+public record ProviderAssembly(ProviderConfig config, TimeSource time, ProviderLimiters limiters, AdmissionChain admission,
+                               CircuitBreaker breaker, RetryPolicy retry, Upstreams upstreams, UpstreamAuth auth, HeaderRewrite rewrite,
+                               TranscodeStages transcoding, Optional<ClusterBackend> cluster, ExchangePublisher publisher)
+        implements AutoCloseable {
+    public ProviderAssembly {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(time, "time");
+        Objects.requireNonNull(limiters, "limiters");
+        Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(breaker, "breaker");
+        Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(upstreams, "upstreams");
+        Objects.requireNonNull(auth, "auth");
+        Objects.requireNonNull(rewrite, "rewrite");
+        Objects.requireNonNull(transcoding, "transcoding");
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(publisher, "publisher");
+    }
+
+    /** The provider's name ({@code default} for an unnamed single provider). */
+    public String name() {
+        return config.name();
+    }
+
+    /** Closes what only this provider holds: its upstream pools, its cluster link and its {@code -log-file} mirror. */
+    @Override
+    public void close() {
+        upstreams.close();
+        cluster.ifPresent(ClusterBackend::close);
+        if (config.gateway().logFile() != null) {
+            publisher.log().close();
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package shaper.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import shaper.admission.AdmissionChain;
+import shaper.admission.LimiterFactory;
+import shaper.admission.ProviderLimiters;
+import shaper.auth.UpstreamAuth;
+import shaper.breaker.CircuitBreaker;
+import shaper.cluster.ClusterBackend;
+import shaper.config.ConfigException;
+import shaper.config.ProviderConfig;
+import shaper.config.ShaperConfig;
+import shaper.observe.BreakerTransitions;
+import shaper.observe.ExchangeCounters;
+import shaper.observe.ExchangeLog;
+import shaper.observe.ExchangePublisher;
+import shaper.observe.ExchangeRecord;
+import shaper.observe.Journal;
+import shaper.proxy.HeaderRewrite;
+import shaper.proxy.ProviderAssembly;
+import shaper.proxy.TranscodeStages;
+import shaper.proxy.Upstream;
+import shaper.proxy.Upstreams;
+import shaper.retry.RetryPolicy;
+import shaper.retry.ThreadLocalJitter;
+import shaper.transcode.TranscodeCredentials;
+
+/**
+ * The one place a provider is built from its config: {@link #assembleAll} resolves every
+ * provider's secrets first (nothing is built when one cannot be resolved), then assembles each
+ * {@link ProviderAssembly} in command-line order. A failure part-way closes what was built.
+ */
+final class ProviderAssembler {
+    private ProviderAssembler() {
+    }
+
+    /** Every provider of {@code config}, assembled on {@code services}. */
+    static List<ProviderAssembly> assembleAll(ShaperConfig config, ServerServices services) {
+        List<UpstreamAuth> auths = new ArrayList<>();
+        for (ProviderConfig p : config.providers()) {
+            auths.add(named(p, () -> UpstreamAuth.resolve(p.auth(), p.upstream(), services.env())));
+        }
+        List<ProviderAssembly> built = new ArrayList<>();
+        try {
+            for (int i = 0; i < config.providers().size(); i++) {
+                built.add(assemble(config.providers().get(i), auths.get(i), services));
+            }
+            return List.copyOf(built);
+        } catch (RuntimeException | Error e) {
+            built.forEach(ServerServices::closeQuietly);
+            throw e;
+        }
+    }
+
+    private static ProviderAssembly assemble(ProviderConfig p, UpstreamAuth auth, ServerServices s) {
+        ExchangeLog log = p.gateway().logFile() == null ? s.log() : s.log().mirroredTo(p.gateway().logFile(), s.err());
+        Optional<ClusterBackend> cluster = Optional.empty();
+        try {
+            LimiterFactory factory = LimiterFactory.inProcess(s.time());
+            if (p.cluster().clustered()) {
+                ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), s.time(), s.env(), s.log()::info);
+                cluster = Optional.of(backend);
+                s.log().info("provider=" + p.name() + " " + backend.describe());
+                factory = backend;
+            }
+            ProviderLimiters limiters = new ProviderLimiters(p.name(), p.admission(), p.gateway().bigCtxTokens(),
+                    p.gateway().bigCtxConcurrency(), factory);
+            limiters.warnings().forEach(s.err()::println);
+            CircuitBreaker breaker = BreakerTransitions.logged(p.name(), CircuitBreaker.of(p.breaker(), s.time()::nanoTime), log);
+            AdmissionChain admission = AdmissionChain.standard(limiters, breaker, p.admission(), s.time(), s.disconnects());
+            Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name())).orElse(record -> { });
+            ExchangePublisher publisher = new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
+                    java.time.InstantSource.system(), s.time()::nanoTime), new ExchangeCounters(), metrics, log);
+            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, auth, s, log), log);
+            return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
+                    upstreams(p, limiters.upstreamPoolSize()), auth, CredentialRewrite.of(s.keys(), auth), transcoding, cluster, publisher);
+        } catch (RuntimeException | Error e) {
+            cluster.ifPresent(ServerServices::closeQuietly);
+            if (log != s.log()) {
+                log.close();
+            }
+            throw e;
+        }
+    }
+
+    private static Upstreams upstreams(ProviderConfig p, int poolSize) {
+        boolean keepAlive = !p.admission().upstreamDisableKeepAlives();
+        Upstream main = new Upstream(p.upstream(), poolSize, keepAlive);
+        Upstream responses = p.gateway().responsesUpstream() == null ? null
+                : new Upstream(p.gateway().responsesUpstream(), poolSize, keepAlive);
+        return new Upstreams(main, responses, p.mountPrefix().path());
+    }
+
+    /** The credential step of a provider's transcoded routes: the proxy's client key out, then the transcode target auth. */
+    private static HeaderRewrite transcodeCredentials(ProviderConfig p, UpstreamAuth providerAuth, ServerServices s, ExchangeLog log) {
+        if (!p.transcode().enabled()) {
+            return HeaderRewrite.NONE;
+        }
+        TranscodeCredentials credentials = named(p, () -> TranscodeCredentials.resolve(p.transcode().auth(), p.auth(), providerAuth,
+                p.upstream(), s.env()));
+        log.info("provider=" + p.name() + " " + credentials.describe());
+        return headers -> {
+            HelidonHeaderEditor editor = new HelidonHeaderEditor(headers);
+            s.keys().strip(editor);
+            credentials.apply(editor);
+        };
+    }
+
+    /** Runs {@code step}, naming the provider in a configuration error's message. */
+    private static <T> T named(ProviderConfig p, java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (ConfigException e) {
+            throw new ConfigException("provider \"" + p.name() + "\": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package shaper.server;
+
+import java.io.PrintStream;
+import java.util.Optional;
+import java.util.function.Function;
+
+import shaper.admission.DisconnectWatcher;
+import shaper.auth.ClientKeys;
+import shaper.limit.TimeSource;
+import shaper.metrics.ExchangeHistograms;
+import shaper.observe.ExchangeLog;
+import shaper.proxy.CallWatch;
+import shaper.proxy.SelectorWatch;
+
+/**
+ * What every provider of one server shares, none of it holding per-provider state: the one clock,
+ * the log, the watchers of queued clients and upstream calls, the client keys, the secret lookup
+ * and the metrics histograms (empty without {@code -metrics-bind}).
+ *
+ * @param ownsTime whether {@link #close()} closes {@code time} (the server made it; an injected clock is the caller's)
+ */
+record ServerServices(TimeSource time, boolean ownsTime, ExchangeLog log, DisconnectWatcher disconnects, SelectorWatch clientWatch,
+                      CallWatch calls, ClientKeys keys, Function<String, String> env, PrintStream err,
+                      Optional<ExchangeHistograms> histograms) implements AutoCloseable {
+
+    static ServerServices open(TimeSource time, boolean ownsTime, PrintStream out, PrintStream err, ClientKeys keys,
+                               Function<String, String> env, boolean metrics) {
+        return new ServerServices(time, ownsTime, new ExchangeLog(out), new DisconnectWatcher(), new SelectorWatch(), new CallWatch(),
+                keys, env, err, metrics ? Optional.of(new ExchangeHistograms()) : Optional.empty());
+    }
+
+    @Override
+    public void close() {
+        disconnects.close();
+        calls.close();
+        clientWatch.close();
+        if (ownsTime && time instanceof AutoCloseable c) {
+            closeQuietly(c);
+        }
+        log.close();
+    }
+
+    static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            // shutting down: nothing left to tell
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package shaper.server;
+
+import java.time.Duration;
+
+import io.helidon.common.socket.SocketOptions;
+import io.helidon.http.DirectHandler;
+import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
+import shaper.config.ServerConfig;
+import shaper.observe.ExchangeLog;
+import shaper.proxy.ClientConnection;
+import shaper.proxy.upgrade.UpgradeTunnel;
+
+/**
+ * The Helidon listener of the proxy: one route (the {@link MountTable}) on virtual threads with
+ * TCP_NODELAY, the WebSocket upgrade tunnel, the request-head timeout, and a quiet {@code 400}
+ * for requests Helidon cannot parse.
+ */
+final class ShaperListener {
+    /** Helidon's own wait for in-flight work on stop; {@link ShaperServer#shutdown} ends it sooner by interrupting. */
+    private static final Duration HELIDON_GRACE_MARGIN = Duration.ofSeconds(5);
+
+    private ShaperListener() {
+    }
+
+    /** Binds and starts the listener. */
+    static WebServer start(ServerConfig config, MountTable table, ExchangeLog log) {
+        Http1Config http1 = Http1Config.builder()
+                .sendKeepAliveHeader(false)
+                .maxPrologueLength(32 * 1024)
+                .validatePath(false)
+                .build();
+        UpgradeTunnel tunnel = new UpgradeTunnel("websocket", table::upgradeTarget, log);
+        Duration headTimeout = config.headerReadTimeout();
+        HeadReadTimeout heads = new HeadReadTimeout(Http1ConnectionSelector.builder()
+                .config(http1)
+                .putUpgrader("websocket", tunnel)
+                .putUpgrader("WebSocket", tunnel)
+                .build());
+        return WebServer.builder()
+                .host(config.bind().host())
+                .port(config.bind().port())
+                .shutdownHook(false)
+                .shutdownGracePeriod(config.shutdownGrace().plus(HELIDON_GRACE_MARGIN))
+                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
+                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(heads)
+                .idleConnectionTimeout(headTimeout)
+                .idleConnectionPeriod(HeadReadTimeout.checkPeriod(headTimeout))
+                .directHandlers(DirectHandlers.builder().addHandler(DirectHandler.EventType.INTERNAL_ERROR, new BadInputAnswer()).build())
+                .routing(r -> routing(r, table, heads))
+                .build()
+                .start();
+    }
+
+    /** The single route that production and tests share: every method and path goes to the mount table. */
+    static void routing(HttpRouting.Builder routing, MountTable table, HeadReadTimeout heads) {
+        routing.any((req, res) -> {
+            heads.enter();
+            try {
+                route(req, res, table);
+            } finally {
+                heads.leave();
+            }
+        });
+    }
+
+    private static void route(ServerRequest req, ServerResponse res, MountTable table) {
+        if (ClientCloseRequest.asked(req.headers())) {
+            // RFC 9112 §9.6: after answering a request that says "close", the server closes.
+            // Helidon marks the response "Connection: close" but would keep reading; the close
+            // must wait until the response is committed, which happens after this handler.
+            ClientConnection connection = ClientConnection.of(req, null);
+            res.whenSent(connection::closeAfterResponse);
+        }
+        table.handle(req, res);
+    }
+}
