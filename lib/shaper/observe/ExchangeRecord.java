@@ -32,11 +32,12 @@ import java.util.Objects;
  * @param requestBody     a bounded preview of the request body
  * @param responseBody    a bounded preview of the response body
  * @param responseBytes   body bytes sent to the client, -1 when unknown
+ * @param priorityClass   the priority class it queued in; empty when the provider declares no classes
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
                              int attempts, Timings timings, List<Header> requestHeaders, List<Header> responseHeaders,
-                             BodyPreview requestBody, BodyPreview responseBody, long responseBytes) {
+                             BodyPreview requestBody, BodyPreview responseBody, long responseBytes, String priorityClass) {
     public ExchangeRecord {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(route, "route");
@@ -52,6 +53,7 @@ public record ExchangeRecord(long id, String provider, RouteKind route, String r
         responseHeaders = List.copyOf(responseHeaders);
         Objects.requireNonNull(requestBody, "requestBody");
         Objects.requireNonNull(responseBody, "responseBody");
+        Objects.requireNonNull(priorityClass, "priorityClass");
         if (status < 0 || attempts < 0) {
             throw new IllegalArgumentException("status/attempts: " + status + "/" + attempts + " (expected: >= 0)");
         }

@@ -3,6 +3,7 @@ package shaper.proxy;
 import java.time.Duration;
 
 import shaper.admission.ExchangeEnd;
+import shaper.limit.LoadSample;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Outcome;
@@ -26,6 +27,8 @@ final class Exchange {
     boolean clientAborted;
     boolean localError;
     FailureClass failure = FailureClass.NEUTRAL;
+    /** Why an attempt said the upstream is overloaded ({@code "429"}, {@code "early SSE error"}), empty while none did. */
+    String overload = "";
     Duration retryAfter = Duration.ZERO;
 
     Exchange(ExchangeTrace trace) {
@@ -34,6 +37,31 @@ final class Exchange {
 
     ExchangeEnd end() {
         return new ExchangeEnd(reachedUpstream, status, failure.isUpstreamFailure(), clientAborted, localError, retryAfter);
+    }
+
+    /**
+     * What this exchange tells an adaptive limit: overloaded if any attempt said so; served when the
+     * last attempt's response head arrived; unjudged when the upstream never answered (a transport
+     * failure, a client that left first, a local error).
+     *
+     * @param requestBytes the request body's length, -1 when unknown
+     */
+    LoadSample loadSample(long requestBytes) {
+        if (!reachedUpstream || localError) {
+            return LoadSample.UNJUDGED;
+        }
+        long ttfb = trace.upstreamFirstByteNanos();
+        if (!overload.isEmpty()) {
+            return LoadSample.overloaded(overload, ttfb, requestBytes);
+        }
+        return ttfb < 0 ? LoadSample.UNJUDGED : LoadSample.served(ttfb, requestBytes);
+    }
+
+    /** Records an attempt's overload signal; the first one names the cause. */
+    void overloaded(String cause) {
+        if (overload.isEmpty() && !cause.isEmpty()) {
+            overload = cause;
+        }
     }
 
     /** Ends with {@code reason}, as a local answer of {@code status} (0 keeps the status already set). */

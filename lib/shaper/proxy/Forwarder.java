@@ -215,6 +215,7 @@ final class Forwarder {
             int code = in.status().code();
             HeaderLookup headers = name -> in.headers().values(HeaderNames.create(name));
             ex.failure = UpstreamFailures.classify(code, headers, receivedAt);
+            ex.overloaded(OverloadSignal.ofStatus(code));
             ex.retryAfter = RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO);
             String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
             ResponseRelay.Plan plan = ResponseRelay.Plan.asIs(in);
@@ -226,6 +227,7 @@ final class Forwarder {
                     InspectorVerdict verdict = BodyPeek.inspect(decoded);
                     if (verdict instanceof InspectorVerdict.Retry hidden) {
                         ex.failure = FailureClass.SERVER_ERROR;
+                        ex.overloaded(OverloadSignal.EARLY_SSE_ERROR);
                         decision = policy.decideErrorUnder200(ctx, headers, receivedAt, Instant.now());
                         plan = new ResponseRelay.Plan(hidden.buffered(), decoded, wasDecoded, 502, null, null);
                     } else if (verdict instanceof InspectorVerdict.Forward forward) {
@@ -233,7 +235,9 @@ final class Forwarder {
                     }
                 } else if (replayable && code >= 400) {
                     byte[] raw = BodyPeek.prefix(in.inputStream(), BodyPeek.ERROR_PREFIX);
-                    decision = policy.decide(ctx, code, headers, BodyPeek.decodedCopy(raw, encoding), receivedAt, Instant.now());
+                    byte[] decodedError = BodyPeek.decodedCopy(raw, encoding);
+                    ex.overloaded(OverloadSignal.of(code, decodedError, config.retryStatus()));
+                    decision = policy.decide(ctx, code, headers, decodedError, receivedAt, Instant.now());
                     plan = new ResponseRelay.Plan(raw, in.inputStream(), false, 0, null, null);
                 }
             } catch (IOException | StreamCopy.SourceFailed e) {

@@ -11,6 +11,7 @@ import shaper.cluster.ClusterBackend;
 import shaper.config.ProviderConfig;
 import shaper.limit.TimeSource;
 import shaper.observe.ExchangePublisher;
+import shaper.priority.PriorityClassifier;
 import shaper.retry.RetryPolicy;
 
 /**
@@ -31,10 +32,12 @@ import shaper.retry.RetryPolicy;
  * @param transcoding its transcoded routes (each with its own credential step); {@link TranscodeStages#NONE} when off
  * @param cluster     the shared-limit backend when its limiters are cluster-wide, else empty
  * @param publisher   where its finished exchanges go (journal, counters, metrics, log)
+ * @param priority    which priority class each request queues in; {@link PriorityClassifier#NONE} without classes
  */
 public record ProviderAssembly(ProviderConfig config, TimeSource time, ProviderLimiters limiters, AdmissionChain admission,
                                CircuitBreaker breaker, RetryPolicy retry, Upstreams upstreams, UpstreamAuth auth, HeaderRewrite rewrite,
-                               TranscodeStages transcoding, Optional<ClusterBackend> cluster, ExchangePublisher publisher)
+                               TranscodeStages transcoding, Optional<ClusterBackend> cluster, ExchangePublisher publisher,
+                               PriorityClassifier priority)
         implements AutoCloseable {
     public ProviderAssembly {
         Objects.requireNonNull(config, "config");
@@ -49,6 +52,7 @@ public record ProviderAssembly(ProviderConfig config, TimeSource time, ProviderL
         Objects.requireNonNull(transcoding, "transcoding");
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(publisher, "publisher");
+        Objects.requireNonNull(priority, "priority");
     }
 
     /** The provider's name ({@code default} for an unnamed single provider). */

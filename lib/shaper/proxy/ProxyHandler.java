@@ -19,7 +19,7 @@ import shaper.retry.RetryConfig;
 
 /**
  * One provider's request path: classify the route, pass the provider's admission chain (circuit
- * breaker, then its slots, waiting in FIFO order if needed), forward with retries, then give the
+ * breaker, then its slots, waiting in its priority class's FIFO lane if needed), forward with retries, then give the
  * slots back by the rules of {@link shaper.admission.Slots}. Every exit path (local answer, client gone, upstream failure, exception)
  * reaches the {@code finally} that disposes the slots and builds the exchange's one
  * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link ExchangePublisher}.
@@ -81,8 +81,13 @@ public final class ProxyHandler implements Handler {
         boolean forwarded = false;
         ClientConnection connection = ClientConnection.of(req, clientWatch);
         try {
-            WaitingRequest waiting = new WaitingRequest(req, res, connection, RequestBody.of(req), provider.config().admission().queueComments());
-            Verdict verdict = admission.admit(cls, waiting);
+            PriorityRequest.Classified lane = PriorityRequest.classify(provider.priority(), req, rawPath, RequestBody.of(req),
+                    cls.hasLimiters());
+            if (provider.priority().enabled()) {
+                ex.trace.priorityClass(lane.queueClass().name());
+            }
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, lane.body(), provider.config().admission().queueComments());
+            Verdict verdict = admission.admit(cls, lane.queueClass(), waiting);
             // a circuit rejection never waits: not a queued request in any view
             ex.trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
             connection.unwatch();
@@ -117,6 +122,7 @@ public final class ProxyHandler implements Handler {
                 if (!forwarded) {
                     breaker.cancel(admitted.breaker());
                 }
+                admitted.slots().report(ex.loadSample(req.headers().contentLength().orElse(-1L)));
                 admitted.slots().dispose(ex.end(), breaker::penalty);
             }
             EndReason why = ex.reason();

@@ -20,6 +20,7 @@ import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangePublisher;
 import shaper.observe.ExchangeRecord;
 import shaper.observe.Journal;
+import shaper.priority.PriorityClassifier;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.ProviderAssembly;
 import shaper.proxy.TranscodeStages;
@@ -60,11 +61,18 @@ final class ProviderAssembler {
         ExchangeLog log = p.gateway().logFile() == null ? s.log() : s.log().mirroredTo(p.gateway().logFile(), s.err());
         Optional<ClusterBackend> cluster = Optional.empty();
         try {
-            LimiterFactory factory = LimiterFactory.inProcess(s.time());
+            LimiterFactory factory = p.adaptive().enabled()
+                    ? LimiterFactory.adaptive(s.time(), p.adaptive().min(), (key, c) -> log.info("limit provider=" + p.name()
+                            + " limiter=" + key + " " + c.from() + " -> " + c.to() + " (" + c.reason() + ")"))
+                    : LimiterFactory.inProcess(s.time());
             if (p.cluster().clustered()) {
                 ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), s.time(), s.env(), s.log()::info);
                 cluster = Optional.of(backend);
                 s.log().info("provider=" + p.name() + " " + backend.describe());
+                if (p.priority().enabled()) {
+                    s.err().println("warning: provider \"" + p.name() + "\": priority classes order this instance's queue only;"
+                            + " the cluster-wide queues stay in arrival order");
+                }
                 factory = backend;
             }
             ProviderLimiters limiters = new ProviderLimiters(p.name(), p.admission(), p.gateway().bigCtxTokens(),
@@ -75,9 +83,12 @@ final class ProviderAssembler {
             Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name())).orElse(record -> { });
             ExchangePublisher publisher = new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
                     java.time.InstantSource.system(), s.time()::nanoTime), new ExchangeCounters(), metrics, log);
-            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, auth, s, log), log);
+            // the priority header is for the proxy alone: removed on every route, classes declared or not
+            HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
+            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
-                    upstreams(p, limiters.upstreamPoolSize()), auth, CredentialRewrite.of(s.keys(), auth), transcoding, cluster, publisher);
+                    upstreams(p, limiters.upstreamPoolSize()), auth, ownHeaders.then(CredentialRewrite.of(s.keys(), auth)), transcoding, cluster, publisher,
+                    new PriorityClassifier(p.priority()));
         } catch (RuntimeException | Error e) {
             cluster.ifPresent(ServerServices::closeQuietly);
             if (log != s.log()) {
