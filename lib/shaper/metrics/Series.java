@@ -35,6 +35,16 @@ public enum Series {
             "1 while the provider's limits are shared through Redis, 0 while its fallback is in force; absent when its limiters are in-process"),
     LIMITER_BACKEND_TRANSITIONS("shaper_limiter_backend_transitions_total", Type.COUNTER, List.of(),
             "Times the provider's Redis link went down or came back; absent when its limiters are in-process"),
+    SLOTS("shaper_slots", Type.GAUGE, List.of("limiter", "state"),
+            "Slots of each limiter not free: active (serving an exchange), cooling (release cooldown), held (failure hold, phantom penalty, cancel cooldown)"),
+    LIMIT("shaper_limit", Type.GAUGE, List.of("limiter"),
+            "Each limiter's limit in force: the adaptive limit (or the configured one) less the slot adaptive headroom withholds"),
+    CLASS_QUEUED("shaper_class_queued", Type.GAUGE, List.of("class"),
+            "Requests waiting per priority class over all the provider's limiters; only when classes are declared"),
+    CLASS_QUEUE_WAIT("shaper_class_queue_wait_seconds", Type.HISTOGRAM, List.of("class"),
+            "Time finished exchanges of each priority class waited for their slots; only when classes are declared"),
+    PRIORITY_UNKNOWN("shaper_priority_unknown_total", Type.COUNTER, List.of(),
+            "Requests whose priority header named an undeclared class (served in a rule's or the default class)"),
     BUILD_INFO("shaper_build_info", Type.GAUGE, List.of("version"), "Always 1; the version label names the running build");
 
     /** The exposition type of a family. */

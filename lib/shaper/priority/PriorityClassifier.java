@@ -1,6 +1,7 @@
 package shaper.priority;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -31,6 +32,11 @@ public final class PriorityClassifier {
     /** The priority header's name: removed before forwarding, classes declared or not. */
     public String header() {
         return config.header();
+    }
+
+    /** The declared classes, in declaration order; empty without classes. */
+    public List<QueueClass> classes() {
+        return config.classes();
     }
 
     /** Whether classes are declared. */

@@ -170,7 +170,8 @@ class MetricsExportTest {
             assertEquals(1, s.value("shaper_clean_passthrough_total", P, "beta"));
             for (Series series : Series.values()) {
                 if (series != Series.ROUTE_QUEUED && series != Series.ROUTE_OLDEST_QUEUED
-                        && series != Series.LIMITER_BACKEND_UP && series != Series.LIMITER_BACKEND_TRANSITIONS) { // cluster mode only
+                        && series != Series.LIMITER_BACKEND_UP && series != Series.LIMITER_BACKEND_TRANSITIONS // cluster mode only
+                        && series != Series.CLASS_QUEUED && series != Series.CLASS_QUEUE_WAIT) { // priority classes only
                     assertTrue(s.has(series.metricName()), series.metricName() + " exported");
                 }
             }
