@@ -70,8 +70,8 @@ final class ProviderAssembler {
                 cluster = Optional.of(backend);
                 s.log().info("provider=" + p.name() + " " + backend.describe());
                 if (p.priority().enabled()) {
-                    s.err().println("warning: provider \"" + p.name() + "\": priority classes order this instance's queue only;"
-                            + " the cluster-wide queues stay in arrival order");
+                    s.err().println("warning: provider \"" + p.name() + "\": priority classes do not apply to cluster-wide limiters;"
+                            + " their queues stay in arrival order (the class is still logged)");
                 }
                 factory = backend;
             }
