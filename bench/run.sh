@@ -13,7 +13,7 @@
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -45,6 +45,11 @@
 #                          -metrics-bind (default "-tui", run under tmux; "" for metrics only); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
 #   BENCH_TOKENS_SECONDS   seconds per proxy of the tokens section (60), BENCH_TOKENS_AGENTS (8), BENCH_TOKENS_RPM (1000),
 #                          BENCH_TOKENS_ITPM (100000), BENCH_TOKENS_OTPM (40000): the fixture account's limits
+#   BENCH_CAPACITY_PHASES  capacity section: N:seconds phases of ProbeServer's /capacity ("6:60,12:40,4:40"; quick "6:20,12:15,4:15"),
+#                          BENCH_CAPACITY_SETTLE seconds skipped per phase (20; quick 8), BENCH_CAPACITY_CLIENTS (32),
+#                          BENCH_CAPACITY_LATENCY_MS the fixture's base first-byte delay (100)
+#   BENCH_PRIORITY_BACKGROUND  priority section: background clients beside the 1 interactive one (16),
+#                          BENCH_PRIORITY_SECONDS measured (30; quick 10), BENCH_PRIORITY_WARMUP (5; quick 3)
 #   BENCH_STRICT=1         exit 1 when a target fails (default: exit 0 once the measurements ran)
 #   BENCH_MAX_SECONDS      budget for the whole run (1500; quick 480)
 # Raw tool output stays in bench/results/last/ (git-ignored).
@@ -72,7 +77,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 BASELINE_REV=${BENCH_BASELINE_REV:-}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -83,6 +88,15 @@ NOTE=${BENCH_NOTE:-}
 STRICT=${BENCH_STRICT:-0}
 MAX_SECONDS=${BENCH_MAX_SECONDS:-$dm}
 IDLE_SETTLE=$dset
+CAPACITY_CLIENTS=${BENCH_CAPACITY_CLIENTS:-32}
+CAPACITY_LATENCY_MS=${BENCH_CAPACITY_LATENCY_MS:-100}
+if [ "$QUICK" = 1 ]; then dcp="6:20,12:15,4:15" dcs=8 dps=10 dpw=3; else dcp="6:60,12:40,4:40" dcs=20 dps=30 dpw=5; fi
+CAPACITY_PHASES=${BENCH_CAPACITY_PHASES:-$dcp}
+CAPACITY_SETTLE=${BENCH_CAPACITY_SETTLE:-$dcs}
+CAPACITY_TOTAL=$(echo "$CAPACITY_PHASES" | tr ',' '\n' | awk -F: '{ s += $2 } END { print s + 0 }')
+PRIORITY_BACKGROUND=${BENCH_PRIORITY_BACKGROUND:-16}
+PRIORITY_SECONDS=${BENCH_PRIORITY_SECONDS:-$dps}
+PRIORITY_WARMUP=${BENCH_PRIORITY_WARMUP:-$dpw}
 ADM_CONNECTIONS=${BENCH_ADMISSION_CONNECTIONS:-16}
 ADM_ROUNDS=${BENCH_ADMISSION_ROUNDS:-2}
 ADM_WARMUP=${BENCH_ADMISSION_WARMUP:-$daw}
@@ -1018,6 +1032,106 @@ tc_path() { case $1 in transcoded) echo "/tc$2" ;; passthrough) echo "$2" ;; esa
 # A proxy of its own (-limit-all -concurrency 4, no cooldown, no queue timeout) in front of an
 # upstream of its own; bench/QueueFlood.java holds the first 4 at the upstream's gate, queues
 # everyone else, samples the proxy's RSS and heap, opens the gate and checks order and completeness.
+# --- the smarter queue: adaptive concurrency against a moving capacity, priority classes -------
+
+launch_probe() {
+  local log=$1 port pid
+  shift
+  port=$(free_port) || die "no free port"
+  ./jbang ProbeServer.java -bind "127.0.0.1:$port" "$@" >"$log" 2>&1 &
+  pid=$!
+  own "$pid"
+  wait_http "http://127.0.0.1:$port/__probe/stats" "$pid" 120 || die "probe did not start (see $log)"
+  LAUNCHED_PID=$pid LAUNCHED_PORT=$port
+}
+
+section_capacity() {
+  local title="## Adaptive concurrency against a moving capacity" probe_pid probe_port mode px mport line p k
+  launch_probe "$RES/capacity-probe.log" -capacity 6 -capacity-latency "${CAPACITY_LATENCY_MS}ms"
+  probe_pid=$LAUNCHED_PID probe_port=$LAUNCHED_PORT
+  md "$title" "" \
+    "\`ProbeServer.java -capacity 6 -capacity-latency ${CAPACITY_LATENCY_MS}ms\`: \`/capacity\` serves N requests at once and answers 429 above N;" \
+    "its first byte comes after ${CAPACITY_LATENCY_MS} ms, 1.5x with N-1 in flight, 2.5x at N. $CAPACITY_CLIENTS closed-loop clients (\`bench/QueueLoad.java capacity\`)" \
+    "send small non-streaming Messages requests through a proxy at \`-limit-all=true -concurrency 32 -retry 0 -circuit-breaker=false -release-cooldown 0 -queue-timeout 0\` (the breaker off: its 429 count would open the circuit in both runs and hide the limiter)," \
+    "with and without \`-adaptive-concurrency\`. Phases (N:seconds) \`$CAPACITY_PHASES\`: N moves at each phase start (\`POST /__probe/capacity?n=N\`)." \
+    "429 share and goodput count from ${CAPACITY_SETTLE} s into each phase; ideal = what the fixture completes per second with exactly N in flight;" \
+    "\"followed after\" = the first second of the phase from which the rest of it keeps 429s under 2 % and goodput at 85 % of ideal (-1: never)." \
+    "Per-second data: \`bench/results/last/capacity-*.csv\`." "" \
+    "| proxy | N | upstream 429s | goodput (req/s) | of ideal | followed after | limit at phase end |" \
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for mode in fixed adaptive; do
+    mport=$(free_port) || die "no free port"
+    local extra=()
+    [ "$mode" = adaptive ] && extra=(-adaptive-concurrency)
+    launch_proxy "capacity-$mode-proxy" "http://127.0.0.1:$probe_port" "$RES/capacity-$mode-proxy.log" \
+      -limit-all=true -concurrency 32 -retry 0 -circuit-breaker=false -release-cooldown 0 -queue-timeout 0 -metrics-bind "127.0.0.1:$mport" "${extra[@]}"
+    px=$LAUNCHED_STARTED
+    run_bounded $((CAPACITY_TOTAL + 120)) ./jbang bench/QueueLoad.java capacity -proxy "http://127.0.0.1:$LAUNCHED_PORT" \
+      -probe "http://127.0.0.1:$probe_port" -clients "$CAPACITY_CLIENTS" -phases "$CAPACITY_PHASES" -settle "$CAPACITY_SETTLE" \
+      -latency-ms "$CAPACITY_LATENCY_MS" -metrics "http://127.0.0.1:$mport/metrics" -csv "$RES/capacity-$mode.csv" \
+      >"$RES/capacity-$mode.txt" 2>"$RES/capacity-$mode.err" || log "capacity $mode: client failed: $(tail -3 "$RES/capacity-$mode.err")"
+    stop_pid "$px"
+    line=$(grep -m1 '^CAPACITY_RESULT ' "$RES/capacity-$mode.txt")
+    if [ -z "$line" ]; then
+      md "| $mode | - | not measured | | | | |"
+      check "capacity $mode" "measured" "no result" "FAIL"
+      continue
+    fi
+    for p in 1 2 3 4 5 6; do
+      k="p${p}_"
+      [ -n "$(kv "${k}n" "$line")" ] || break
+      local n r g i f l pct
+      n=$(kv "${k}n" "$line") r=$(kv "${k}rate429" "$line") g=$(kv "${k}goodput" "$line") i=$(kv "${k}ideal" "$line")
+      f=$(kv "${k}followed_s" "$line") l=$(kv "${k}limit_end" "$line")
+      pct=$(calc "100 * $g / $i" 0)
+      md "| $([ "$mode" = adaptive ] && echo '`-adaptive-concurrency`' || echo 'fixed 32') | $n | $(calc "100 * $r" 1) % | $g | $pct % | $([ "$f" = -1 ] && echo never || echo "$f s") | $l |"
+      if [ "$mode" = adaptive ]; then
+        check "capacity N=$n: 429s after settling" "< 2 %" "$(calc "100 * $r" 1) %" "$(passfail "$r < 0.02")"
+        check "capacity N=$n: goodput of ideal" ">= 85 %" "$pct %" "$(passfail "$g >= 0.85 * $i")"
+        [ "$p" = 1 ] || check "capacity N=$n: limit follows the move" "<= 30 s" "$([ "$f" = -1 ] && echo never || echo "$f s")" "$(passfail "$f >= 0 && $f <= 30")"
+      fi
+    done
+  done
+  md ""
+  stop_pid "$probe_pid"
+}
+
+section_priority() {
+  local title="## Priority classes: one interactive client behind a background load" probe_pid probe_port mode line
+  launch_probe "$RES/priority-probe.log"
+  probe_pid=$LAUNCHED_PID probe_port=$LAUNCHED_PORT
+  md "$title" "" \
+    "$PRIORITY_BACKGROUND background clients and 1 interactive client, closed loops (\`bench/QueueLoad.java priority\`), each request" \
+    "\`POST /slow/v1/messages?delay=100ms\` (answered after 100 ms) with \`X-Shaper-Priority\` naming its class, through a proxy at" \
+    "\`-limit-all=true -concurrency 2 -release-cooldown 0 -queue-timeout 0\`: today's FIFO, then with \`-priority-class interactive=4 -priority-class background=1\`." \
+    "${PRIORITY_SECONDS} s measured after ${PRIORITY_WARMUP} s of warm-up. Wait = latency minus the service time (the fastest of five requests sent alone first)." "" \
+    "| queue | interactive wait p50 | interactive latency p90 | background wait p50 | requests (interactive / background) |" \
+    "| --- | ---: | ---: | ---: | ---: |"
+  local fifo_wait="" wfq_wait=""
+  for mode in fifo classes; do
+    local extra=()
+    [ "$mode" = classes ] && extra=(-priority-class interactive=4 -priority-class background=1)
+    launch_proxy "priority-$mode-proxy" "http://127.0.0.1:$probe_port" "$RES/priority-$mode-proxy.log" \
+      -limit-all=true -concurrency 2 -release-cooldown 0 -queue-timeout 0 "${extra[@]}"
+    run_bounded $((PRIORITY_SECONDS + PRIORITY_WARMUP + 180)) ./jbang bench/QueueLoad.java priority -proxy "http://127.0.0.1:$LAUNCHED_PORT" \
+      -background "$PRIORITY_BACKGROUND" -interactive 1 -seconds "$PRIORITY_SECONDS" -warmup "$PRIORITY_WARMUP" \
+      >"$RES/priority-$mode.txt" 2>"$RES/priority-$mode.err" || log "priority $mode: client failed: $(tail -3 "$RES/priority-$mode.err")"
+    stop_pid "$LAUNCHED_STARTED"
+    line=$(grep -m1 '^PRIORITY_RESULT ' "$RES/priority-$mode.txt")
+    if [ -z "$line" ]; then
+      md "| $mode | not measured | | | |"
+      continue
+    fi
+    md "| $([ "$mode" = classes ] && echo 'weights 4:1' || echo 'FIFO (no classes)') | $(kv interactive_wait_p50_ms "$line") ms | $(kv interactive_p90_ms "$line") ms | $(kv background_wait_p50_ms "$line") ms | $(kv interactive_n "$line") / $(kv background_n "$line") |"
+    [ "$mode" = fifo ] && fifo_wait=$(kv interactive_wait_p50_ms "$line") || wfq_wait=$(kv interactive_wait_p50_ms "$line")
+  done
+  md ""
+  if [ -n "$fifo_wait" ] && [ -n "$wfq_wait" ]; then
+    check "priority: interactive wait p50, weights 4:1 vs FIFO" "lower" "$wfq_wait ms vs $fifo_wait ms" "$(passfail "$wfq_wait < $fifo_wait")"
+  fi
+  stop_pid "$probe_pid"
+}
+
 section_queue10k() {
   local n=$QUEUE_N need hard up_started px_started line title
   title="## $n queued clients behind a limit of 4"
@@ -1234,7 +1348,7 @@ main() {
 
   ensure_tools wrk:wrk nginx:nginx curl:curl
   log "building the scripts (first run downloads dependencies)"
-  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java; do
+  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java; do
     run_bounded 900 ./jbang build "$s" >>"$RES/build.log" 2>&1 || die "build of $s failed (see $RES/build.log)"
   done
   if [ -n "$BASELINE_REV" ]; then

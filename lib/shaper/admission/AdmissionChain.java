@@ -6,6 +6,7 @@ import java.util.List;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
 import shaper.limit.Permit;
+import shaper.limit.QueueClass;
 import shaper.limit.TimeSource;
 
 /**
@@ -75,7 +76,15 @@ public final class AdmissionChain {
      *         (an interrupt is {@link Refusal.ClientGone}, with the thread's interrupt flag kept)
      */
     public Verdict admit(AdmissionClass cls, QueueWait wait) {
-        AdmissionRequest request = new AdmissionRequest(cls, wait, queue.time().nanoTime());
+        return admit(cls, QueueClass.DEFAULT, wait);
+    }
+
+    /**
+     * Asks every link in order, queueing in {@code queueClass}'s lane of each limiter (weighted fair
+     * across classes, FIFO within one; see {@code shaper.limit.FairQueue}).
+     */
+    public Verdict admit(AdmissionClass cls, QueueClass queueClass, QueueWait wait) {
+        AdmissionRequest request = new AdmissionRequest(cls, queueClass, wait, queue.time().nanoTime());
         List<LinkResult.Hold> held = new ArrayList<>(links.size());
         boolean ok = false;
         try {

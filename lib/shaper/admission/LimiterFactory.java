@@ -1,8 +1,11 @@
 package shaper.admission;
 
 import java.time.Duration;
+import java.util.function.BiConsumer;
 
+import shaper.limit.AdaptiveConcurrency;
 import shaper.limit.FifoLimiter;
+import shaper.limit.LimitChange;
 import shaper.limit.Limiter;
 import shaper.limit.TimeSource;
 
@@ -27,5 +30,16 @@ public interface LimiterFactory {
     /** {@link FifoLimiter}s on {@code time}: the default, one process's own limits. */
     static LimiterFactory inProcess(TimeSource time) {
         return (key, name, limit, cooldown, headroom) -> new FifoLimiter(name, limit, cooldown, headroom, time);
+    }
+
+    /**
+     * {@link FifoLimiter}s on {@code time} whose configured limit is a ceiling ({@code -adaptive-concurrency}).
+     *
+     * @param min      {@code -concurrency-min}
+     * @param onChange told of every move with the limiter's key, outside the limiter's lock
+     */
+    static LimiterFactory adaptive(TimeSource time, int min, BiConsumer<String, LimitChange> onChange) {
+        return (key, name, limit, cooldown, headroom) -> new FifoLimiter(name, limit, cooldown, headroom, time,
+                new AdaptiveConcurrency(min, change -> onChange.accept(key, change)));
     }
 }

@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import shaper.limit.Limiter;
 import shaper.limit.LimiterSnapshot;
+import shaper.limit.LimiterView;
 import shaper.limit.TimeSource;
 import shaper.route.RouteClass;
 import shaper.route.RouteMatch;
@@ -149,6 +150,23 @@ public final class ProviderLimiters {
         }
         if (bigCtxGate != null) {
             all.add(bigCtxGate.snapshot());
+        }
+        return all;
+    }
+
+    /**
+     * Every limiter's view (held slots, waiters per class) by its key (route class key, {@code default},
+     * {@code global}, {@code large-request gate}), in the order of {@link #snapshots()}.
+     */
+    public Map<String, LimiterView> views() {
+        Map<String, LimiterView> all = new LinkedHashMap<>();
+        byRoute.forEach((key, l) -> all.put(key, l.view()));
+        all.put("default", defaultPool.view());
+        if (global != null) {
+            all.put("global", global.view());
+        }
+        if (bigCtxGate != null) {
+            all.put("large-request gate", bigCtxGate.view());
         }
         return all;
     }

@@ -24,7 +24,7 @@ import shaper.limit.TimeSource;
  *   gone, QueueTimeoutException when the budget is spent
  * </pre>
  *
- * FIFO order holds per limiter (see {@code shaper.limit}); a request waiting on a later limiter
+ * FIFO order holds per limiter and priority class (see {@code shaper.limit}); a request waiting on a later limiter
  * keeps the slots it already holds, as in the original tool.
  */
 final class SlotQueue {
@@ -52,7 +52,7 @@ final class SlotQueue {
      * @throws ClientGoneException  the client left, noticed while preparing or ticking
      */
     Permit take(Limiter limiter, AdmissionRequest request) throws AdmissionException, ClientGoneException, InterruptedException {
-        Ticket ticket = limiter.enqueue(config.queueDepth());
+        Ticket ticket = limiter.enqueue(config.queueDepth(), request.queueClass());
         return ticket.queued() ? waitFor(ticket, request) : ticket.await(Duration.ZERO);
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 
+import shaper.limit.LoadSample;
 import shaper.limit.Permit;
 
 /**
@@ -29,6 +30,16 @@ public final class Slots {
         this.cls = cls;
         this.permits = List.copyOf(permits);
         this.config = config;
+    }
+
+    /**
+     * Tells every limiter whose slot the exchange holds how the upstream answered (an adaptive limit
+     * learns from it; a fixed one ignores it). Call once, before {@link #dispose}.
+     */
+    public void report(LoadSample sample) {
+        if (!disposed) {
+            permits.forEach(p -> p.report(sample));
+        }
     }
 
     /** True when the exchange holds a route or default-pool slot. */

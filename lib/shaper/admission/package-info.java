@@ -11,7 +11,8 @@
  *                              ◀──────────── one -queue-timeout budget ───────────▶                    then release
  * </pre>
  *
- * <p>Guarantees: each limiter admits in strict FIFO order (see {@code shaper.limit}); a request
+ * <p>Guarantees: each limiter admits in strict FIFO order within a priority class, weighted fair across
+ * classes (see {@code shaper.limit}); a request
  * that finds its slots free never waits and never counts as queued; a request that waits has its
  * body read first and its client connection watched ({@link shaper.admission.DisconnectWatcher}),
  * so a client that leaves is removed from the queue without ever reaching the upstream; every hold

@@ -58,6 +58,9 @@ public final class ProviderOptions {
     @Mixin
     BudgetOptions budget = new BudgetOptions();
 
+    @Mixin
+    QueueOptions queue = new QueueOptions();
+
     /**
      * @param fallbackName the marker's name, or {@code null} when the section has none
      * @param sectioned    whether the command line used {@code --provider} markers: an unnamed
@@ -75,7 +78,8 @@ public final class ProviderOptions {
         }
         AuthConfig auth = AuthConfig.parse(authSource, authMode, authHeader, anthropicVersion);
         return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), retry.toConfig(),
-                breaker.toConfig(), gateway.toConfig(), auth, cluster.toConfig(), transcode.toConfig(), budget.toConfig());
+                breaker.toConfig(), gateway.toConfig(), auth, cluster.toConfig(), transcode.toConfig(), budget.toConfig(),
+                queue.priority(), queue.adaptive());
     }
 
     /** Whether {@code -prefix} was given (an explicit {@code /} counts). */

@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
 import shaper.limit.QueueCancelledException;
+import shaper.limit.QueueFullException;
 import shaper.limit.QueueTimeoutException;
 import shaper.limit.Ticket;
 
@@ -66,7 +67,7 @@ final class ClusterTicket implements Ticket {
     }
 
     @Override
-    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException,
+    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, QueueFullException,
             LimiterUnavailableException, InterruptedException {
         long deadline = timeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         Permit p = waitFor(deadline, true, timeout);
@@ -77,7 +78,8 @@ final class ClusterTicket implements Ticket {
     }
 
     @Override
-    public Permit poll(Duration wait) throws QueueCancelledException, LimiterUnavailableException, InterruptedException {
+    public Permit poll(Duration wait) throws QueueCancelledException, QueueFullException, LimiterUnavailableException,
+            InterruptedException {
         try {
             return waitFor(System.nanoTime() + wait.toNanos(), false, wait);
         } catch (QueueTimeoutException e) {
@@ -87,7 +89,7 @@ final class ClusterTicket implements Ticket {
 
     /** Waits until {@code deadline}; at the deadline times out ({@code timeOut}) or returns null. */
     private Permit waitFor(long deadline, boolean timeOut, Duration asked) throws QueueTimeoutException,
-            QueueCancelledException, LimiterUnavailableException, InterruptedException {
+            QueueCancelledException, QueueFullException, LimiterUnavailableException, InterruptedException {
         Ticket delegate;
         boolean timedOut = false;
         lock.lock();

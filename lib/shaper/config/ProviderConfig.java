@@ -8,7 +8,9 @@ import shaper.auth.AuthConfig;
 import shaper.breaker.BreakerConfig;
 import shaper.budget.BudgetConfig;
 import shaper.cluster.ClusterConfig;
+import shaper.limit.AdaptiveConfig;
 import shaper.mount.MountPrefix;
+import shaper.priority.PriorityConfig;
 import shaper.retry.RetryConfig;
 
 /**
@@ -28,12 +30,16 @@ import shaper.retry.RetryConfig;
  * @param transcode transcoded routes and their target auth; {@link TranscodeConfig#OFF} for none
  * @param budget    budget-paced admission ({@code -rpm}, {@code -tpm}, {@code -itpm}, {@code -otpm},
  *                  {@code -budget-from-headers}); {@link BudgetConfig#OFF} by default
+ * @param priority  priority classes; {@link PriorityConfig#NONE} for one FIFO per limiter
+ * @param adaptive  the adaptive concurrency limit; {@link AdaptiveConfig#OFF} for fixed limits
  */
 public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
                              BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
-                             TranscodeConfig transcode, BudgetConfig budget) {
+                             TranscodeConfig transcode, BudgetConfig budget, PriorityConfig priority, AdaptiveConfig adaptive) {
     public ProviderConfig {
         Objects.requireNonNull(budget, "budget");
+        Objects.requireNonNull(priority, "priority");
+        Objects.requireNonNull(adaptive, "adaptive");
         Objects.requireNonNull(transcode, "transcode");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(breaker, "breaker");
@@ -46,6 +52,18 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         Objects.requireNonNull(cluster, "cluster");
         ProviderNames.check("name", name);
         prefix = MountPrefix.parse(prefix).path();
+        if (adaptive.enabled() && cluster.clustered()) {
+            // a learned limit would have to be shared through Redis to mean anything cluster-wide
+            throw new ConfigException("-adaptive-concurrency is not available with -limiter-backend (the limit is not yet shared through Redis)");
+        }
+    }
+
+    /** A provider without priority classes or an adaptive limit. */
+    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
+                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
+                          TranscodeConfig transcode, BudgetConfig budget) {
+        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, cluster, transcode, budget, PriorityConfig.NONE,
+                AdaptiveConfig.OFF);
     }
 
     /** A provider without budgets. */

@@ -5,14 +5,14 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A concurrency limiter with a strict FIFO queue, release cooldown, timed holds and adaptive
- * headroom: the one primitive behind route, group, default-pool, global and large-request limits.
- * See the package documentation for the admission diagram and guarantees.
+ * A concurrency limiter with a weighted fair queue (FIFO within a priority class; one class = a plain
+ * FIFO), release cooldown, timed holds, adaptive headroom and an optional adaptive limit: the one
+ * primitive behind route, group, default-pool, global and large-request limits. See the package
+ * documentation for the admission diagram and guarantees.
  *
- * <p>Every slot is always in exactly one place: {@code idle + inUse + cooling + withheld == limit + retiring},
- * where {@code retiring} counts slots a lowered limit ({@link #reconfigure}) takes back as they return.
- * All of it, and the queue, is guarded by one lock held only for O(1) bookkeeping; waiting happens
- * on per-waiter conditions and delayed work on the {@link TimeSource}'s timer.
+ * <p>Where each slot is lives in a {@link SlotLedger}; it, the queue and the adaptive limit are
+ * guarded by one lock held only for O(classes) bookkeeping; waiting happens on per-waiter
+ * conditions and delayed work on the {@link TimeSource}'s timer.
  */
 public final class FifoLimiter implements Limiter {
     /** The release cooldown of the original tool ({@code -release-cooldown}). */
@@ -24,28 +24,32 @@ public final class FifoLimiter implements Limiter {
     private volatile int limit;
     private volatile Duration releaseCooldown;
     private volatile Duration headroomWindow;
+    private final AdaptiveConcurrency adaptiveSettings;
     final TimeSource time;
     final ReentrantLock lock = new ReentrantLock();
 
     // Guarded by lock.
-    private final WaitQueue queue = new WaitQueue();
-    private int idle;
-    private int inUse;
-    private int cooling;
-    private int withheld;
-    private int retiring;
-    private boolean absorbNextReturn;
+    private final FairQueue queue = new FairQueue();
+    private final AdaptiveLimit adaptive;
+    private final SlotLedger slots;
     private long headroomEpoch;
     private TimeSource.Cancellable headroomTimer;
 
+    /** A limiter with a fixed limit; see {@link #FifoLimiter(String, int, Duration, Duration, TimeSource, AdaptiveConcurrency)}. */
+    public FifoLimiter(String name, int limit, Duration releaseCooldown, Duration headroomWindow, TimeSource time) {
+        this(name, limit, releaseCooldown, headroomWindow, time, null);
+    }
+
     /**
      * @param name shown in snapshots and error messages; not null
-     * @param limit concurrency, at least 1
+     * @param limit concurrency, at least 1; the ceiling when {@code adaptive} is given
      * @param releaseCooldown delay before a released slot can be granted again; {@link Duration#ZERO} = at once
      * @param headroomWindow how long {@link #onRateLimited()} withholds a slot; {@link Duration#ZERO} turns headroom off
      * @param time clock and timer; not null
+     * @param adaptive {@code null} for a fixed limit, else the limit learns from {@link Permit#report(LoadSample)}
      */
-    public FifoLimiter(String name, int limit, Duration releaseCooldown, Duration headroomWindow, TimeSource time) {
+    public FifoLimiter(String name, int limit, Duration releaseCooldown, Duration headroomWindow, TimeSource time,
+            AdaptiveConcurrency adaptive) {
         this.name = Objects.requireNonNull(name, "name");
         if (limit < 1) {
             throw new IllegalArgumentException("limiter \"" + name + "\": concurrency must be >= 1, got " + limit);
@@ -54,7 +58,9 @@ public final class FifoLimiter implements Limiter {
         this.releaseCooldown = Durations.requireNonNegative(releaseCooldown, "releaseCooldown");
         this.headroomWindow = Durations.requireNonNegative(headroomWindow, "headroomWindow");
         this.time = Objects.requireNonNull(time, "time");
-        this.idle = limit;
+        this.adaptiveSettings = adaptive;
+        this.adaptive = adaptive == null ? null : new AdaptiveLimit(adaptive.min(), limit, time.nanoTime());
+        this.slots = new SlotLedger(limit);
     }
 
     @Override
@@ -66,8 +72,9 @@ public final class FifoLimiter implements Limiter {
      * Changes the limit, cooldown and headroom window in place (a configuration reload), keeping every
      * waiter and every granted slot. A lower limit takes idle slots at once and then each slot that
      * comes back until the limit holds, so nobody new is admitted until those in use drop below it;
-     * a higher one hands the new slots to the waiters at once, in arrival order. The cooldown and
-     * window apply to slots released from now on.
+     * a higher one hands the new slots to the waiters at once, in class order. With an adaptive limit
+     * the new value is its ceiling: the learnt limit stays below it (or follows it up from the old
+     * ceiling, where nothing had lowered it). The cooldown and window apply to slots released from now on.
      *
      * @param limit concurrency, at least 1
      */
@@ -81,45 +88,56 @@ public final class FifoLimiter implements Limiter {
         try {
             this.releaseCooldown = releaseCooldown;
             this.headroomWindow = headroomWindow;
-            int delta = limit - this.limit;
             this.limit = limit;
-            if (delta > 0) {
-                int kept = Math.min(retiring, delta);
-                retiring -= kept;
-                for (int i = kept; i < delta; i++) {
-                    slotReturned();
-                }
-            } else if (delta < 0) {
-                int fromIdle = Math.min(idle, -delta);
-                idle -= fromIdle;
-                retiring += -delta - fromIdle;
+            slots.resize(limit);
+            int target = limit;
+            if (adaptive != null) {
+                adaptive.ceiling(limit);
+                target = adaptive.limit();
             }
+            applyLimit(target);
         } finally {
             lock.unlock();
         }
     }
 
-    /** The configured concurrency. */
+    /** The configured concurrency (the ceiling of an adaptive limit). */
     public int limit() {
         return limit;
     }
 
     @Override
     public Ticket enqueue(int maxDepth) throws QueueFullException {
+        return enqueue(maxDepth, QueueClass.DEFAULT);
+    }
+
+    /**
+     * {@inheritDoc} In a full queue the newest waiter of the lightest class is refused, the arrival
+     * counted as a waiter: a lighter-or-equal arrival is itself refused, a heavier one displaces it.
+     */
+    @Override
+    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException {
         if (maxDepth < 0) {
             throw new IllegalArgumentException("maxDepth must be >= 0, got " + maxDepth);
         }
+        Objects.requireNonNull(cls, "cls");
         lock.lock();
         try {
             Grant free = takeIdle();
             if (free != null) {
-                return new Waiter(this, time.nanoTime(), free);
+                return new Waiter(this, cls, time.nanoTime(), free);
             }
             if (maxDepth > 0 && queue.size() >= maxDepth) {
-                throw new QueueFullException(name, queue.size(), maxDepth);
+                QueueFullException full = new QueueFullException(name, queue.size(), maxDepth);
+                Waiter victim = queue.victimFor(cls);
+                if (victim == null) {
+                    throw full;
+                }
+                queue.remove(victim);
+                victim.refused(full);
             }
-            Waiter w = new Waiter(this, time.nanoTime(), null);
-            queue.addLast(w);
+            Waiter w = new Waiter(this, cls, time.nanoTime(), null);
+            queue.add(w);
             return w;
         } finally {
             lock.unlock();
@@ -143,19 +161,15 @@ public final class FifoLimiter implements Limiter {
      */
     @Override
     public void onRateLimited() {
-        if (headroomWindow.isZero() || limit == 1) {
+        if (headroomWindow.isZero()) {
             return;
         }
         lock.lock();
         try {
-            if (withheld == 0 && !absorbNextReturn) {
-                if (idle > 0) {
-                    idle--;
-                    withheld = 1;
-                } else {
-                    absorbNextReturn = true;
-                }
+            if (slots.current() <= 1) {
+                return;
             }
+            slots.withholdOne();
             if (headroomTimer != null) {
                 headroomTimer.cancel();
             }
@@ -166,15 +180,25 @@ public final class FifoLimiter implements Limiter {
         }
     }
 
-    /** The current counts; O(1), never waits for waiters. */
+    /** The current counts; O(classes), never waits for waiters. */
     @Override
     public LimiterSnapshot snapshot() {
         lock.lock();
         try {
-            Waiter oldest = queue.first();
+            Waiter oldest = queue.oldest();
             Duration age = oldest == null ? Duration.ZERO : Duration.ofNanos(Math.max(0, time.nanoTime() - oldest.enqueuedAt));
-            int effective = Math.max(1, limit - withheld - (absorbNextReturn ? 1 : 0));
-            return new LimiterSnapshot(name, limit, effective, inUse, cooling, idle, queue.size(), age);
+            return new LimiterSnapshot(name, limit, slots.effective(), slots.inUse, slots.cooling, slots.idle,
+                    queue.size(), age);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public LimiterView view() {
+        lock.lock();
+        try {
+            return new LimiterView(snapshot(), slots.held, queue.queuedByClass());
         } finally {
             lock.unlock();
         }
@@ -188,12 +212,11 @@ public final class FifoLimiter implements Limiter {
     // ---- transitions; callers hold the lock unless the method takes it ----
 
     private Grant takeIdle() {
-        if (idle == 0) {
-            return null;
-        }
-        idle--;
-        inUse++;
-        return new Grant(this);
+        return slots.takeIdle() ? newGrant() : null;
+    }
+
+    private Grant newGrant() {
+        return new Grant(this, adaptive == null ? 0 : adaptive.epoch());
     }
 
     /** A queued waiter timed out, was cancelled or interrupted. */
@@ -203,8 +226,30 @@ public final class FifoLimiter implements Limiter {
 
     /** A granted slot was cancelled before it was claimed: it was never used, so no cooldown. */
     void returnUnused() {
-        inUse--;
+        slots.inUse--;
         slotReturned();
+    }
+
+    /** What the exchange holding {@code g} says about the upstream's load; moves an adaptive limit. */
+    void report(Grant g, LoadSample sample) {
+        if (adaptive == null) {
+            return;
+        }
+        LimitChange change = null;
+        lock.lock();
+        try {
+            int before = adaptive.limit();
+            String reason = adaptive.onSample(g.epoch, queue.size() > 0 || slots.idle == 0, sample, time.nanoTime());
+            if (reason != null) {
+                applyLimit(adaptive.limit());
+                change = new LimitChange(name, before, adaptive.limit(), reason);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (change != null) {
+            adaptiveSettings.onChange().accept(change);
+        }
     }
 
     void release(Grant g, Duration hold) {
@@ -216,6 +261,7 @@ public final class FifoLimiter implements Limiter {
             if (hold.isZero()) {
                 endHold();
             } else {
+                slots.held++;
                 time.schedule(hold, this::endHoldLocking);
             }
         } finally {
@@ -226,6 +272,7 @@ public final class FifoLimiter implements Limiter {
     private void endHoldLocking() {
         lock.lock();
         try {
+            slots.held--;
             endHold();
         } finally {
             lock.unlock();
@@ -233,11 +280,11 @@ public final class FifoLimiter implements Limiter {
     }
 
     private void endHold() {
-        inUse--;
+        slots.inUse--;
         if (releaseCooldown.isZero()) {
             slotReturned();
         } else {
-            cooling++;
+            slots.cooling++;
             time.schedule(releaseCooldown, this::endCooldown);
         }
     }
@@ -245,7 +292,7 @@ public final class FifoLimiter implements Limiter {
     private void endCooldown() {
         lock.lock();
         try {
-            cooling--;
+            slots.cooling--;
             slotReturned();
         } finally {
             lock.unlock();
@@ -259,9 +306,7 @@ public final class FifoLimiter implements Limiter {
                 return;
             }
             headroomTimer = null;
-            absorbNextReturn = false;
-            if (withheld > 0) {
-                withheld--;
+            if (slots.restoreWithheld()) {
                 slotReturned();
             }
         } finally {
@@ -269,23 +314,30 @@ public final class FifoLimiter implements Limiter {
         }
     }
 
-    /** A slot re-enters the pool: a lowered limit or headroom absorbs it, or the longest waiter gets it, or it goes idle. */
+    /** Moves the limit in force; headroom never takes the last slot, so at a limit of 1 its slot comes back. */
+    private void applyLimit(int target) {
+        for (int back = slots.retarget(target); back > 0; back--) {
+            slotReturned();
+        }
+        if (target <= 1 && slots.headroomActive()) {
+            headroomEpoch++;
+            if (slots.restoreWithheld()) {
+                slotReturned();
+            }
+        }
+    }
+
+    /** A slot re-enters the pool: headroom or a lowered limit keeps it, or the next waiter gets it, or it goes idle. */
     private void slotReturned() {
-        if (retiring > 0) {
-            retiring--;
+        if (slots.keepsReturn()) {
             return;
         }
-        if (absorbNextReturn) {
-            absorbNextReturn = false;
-            withheld++;
-            return;
-        }
-        Waiter w = queue.pollFirst();
+        Waiter w = queue.poll();
         if (w == null) {
-            idle++;
+            slots.idle++;
             return;
         }
-        inUse++;
-        w.granted(new Grant(this));
+        slots.inUse++;
+        w.granted(newGrant());
     }
 }

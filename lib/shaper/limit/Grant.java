@@ -5,11 +5,19 @@ import java.time.Duration;
 /** The {@link Permit} of a {@link FifoLimiter}; its state lives in the limiter, under the limiter's lock. */
 final class Grant implements Permit {
     private final FifoLimiter limiter;
+    /** The adaptive limit's epoch when this slot was granted (0 for a fixed limit). */
+    final long epoch;
     // Written under the limiter's lock; volatile so released() needs no lock.
     private volatile boolean released;
 
-    Grant(FifoLimiter limiter) {
+    Grant(FifoLimiter limiter, long epoch) {
         this.limiter = limiter;
+        this.epoch = epoch;
+    }
+
+    @Override
+    public void report(LoadSample sample) {
+        limiter.report(this, sample);
     }
 
     @Override

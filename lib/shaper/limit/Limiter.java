@@ -1,9 +1,10 @@
 package shaper.limit;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
- * A bounded pool of concurrency slots with a FIFO queue. {@link FifoLimiter} is the in-process
+ * A bounded pool of concurrency slots with a queue (FIFO, or weighted fair across priority classes). {@link FifoLimiter} is the in-process
  * implementation; callers should hold this type so a cluster-wide implementation can replace it.
  * Implementations are thread-safe.
  */
@@ -24,6 +25,18 @@ public interface Limiter {
      */
     Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException;
 
+    /**
+     * {@link #enqueue(int)} for a request of priority class {@code cls}: waiters of one class are
+     * served in arrival order, classes in proportion to their weights, and a full queue refuses the
+     * newest waiter of the lightest class (the arrival counted as a waiter). A limiter without
+     * classes (this default) queues every class in one FIFO.
+     *
+     * @param cls not null
+     */
+    default Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
+        return enqueue(maxDepth);
+    }
+
     /** A free slot, or {@code null} when none is free (then others may be waiting: never barges). */
     Permit tryAcquire() throws LimiterUnavailableException;
 
@@ -35,6 +48,11 @@ public interface Limiter {
 
     /** The current counts, for the TUI and metrics. */
     LimiterSnapshot snapshot();
+
+    /** The counts with held slots and waiters per class; a limiter that keeps neither reports none. */
+    default LimiterView view() {
+        return new LimiterView(snapshot(), 0, Map.of());
+    }
 
     /**
      * {@link #enqueue(int)} then {@link Ticket#await(Duration)}, for callers that never cancel from

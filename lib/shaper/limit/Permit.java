@@ -20,6 +20,15 @@ public interface Permit {
      */
     void releaseAfter(Duration hold);
 
+    /**
+     * Tells the limiter how the upstream answered the exchange holding this slot, before it is
+     * released: an adaptive limit learns from it; a fixed limit ignores it. Call at most once.
+     *
+     * @param sample not null
+     */
+    default void report(LoadSample sample) {
+    }
+
     /** {@code true} once {@link #release()} or {@link #releaseAfter(Duration)} was called, even while a hold runs. */
     boolean released();
 }

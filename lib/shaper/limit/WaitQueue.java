@@ -1,7 +1,7 @@
 package shaper.limit;
 
 /**
- * The FIFO of queued {@link Waiter}s: an intrusive doubly linked list, so a waiter that times out or
+ * The FIFO of queued {@link Waiter}s of one class (a lane of {@link FairQueue}): an intrusive doubly linked list, so a waiter that times out or
  * is cancelled leaves in O(1) even with thousands queued. Not thread-safe: guarded by the owning
  * limiter's lock.
  */
@@ -17,6 +17,11 @@ final class WaitQueue {
     /** The longest-waiting waiter, or {@code null}. */
     Waiter first() {
         return first;
+    }
+
+    /** The most recent arrival, or {@code null}. */
+    Waiter last() {
+        return last;
     }
 
     void addLast(Waiter w) {

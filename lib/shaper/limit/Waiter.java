@@ -14,21 +14,26 @@ import java.util.concurrent.locks.ReentrantLock;
  * manual time source drives timeouts in tests.
  */
 final class Waiter implements Ticket {
-    enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT }
+    enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT, REFUSED }
 
     private final FifoLimiter limiter;
     private final ReentrantLock lock;
     private final Condition wake;
+    final QueueClass cls;
     final long enqueuedAt;
-    // Links of the limiter's WaitQueue.
+    /** Arrival order among the limiter's waiters, set by the {@link FairQueue}. */
+    long arrival;
+    // Links of the class's WaitQueue.
     Waiter prev;
     Waiter next;
     private State state;
     private Grant grant;
+    private QueueFullException refusal;
 
     /** A ticket that is queued ({@code grantedNow == null}) or already holds a free slot. */
-    Waiter(FifoLimiter limiter, long enqueuedAt, Grant grantedNow) {
+    Waiter(FifoLimiter limiter, QueueClass cls, long enqueuedAt, Grant grantedNow) {
         this.limiter = limiter;
+        this.cls = cls;
         this.lock = limiter.lock;
         this.wake = lock.newCondition();
         this.enqueuedAt = enqueuedAt;
@@ -37,7 +42,8 @@ final class Waiter implements Ticket {
     }
 
     @Override
-    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, InterruptedException {
+    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, QueueFullException,
+            InterruptedException {
         Durations.requireNonNegative(timeout, "timeout");
         lock.lock();
         try {
@@ -56,7 +62,7 @@ final class Waiter implements Ticket {
     }
 
     @Override
-    public Permit poll(Duration wait) throws QueueCancelledException, InterruptedException {
+    public Permit poll(Duration wait) throws QueueCancelledException, QueueFullException, InterruptedException {
         Durations.requireNonNegative(wait, "wait");
         lock.lock();
         try {
@@ -95,6 +101,13 @@ final class Waiter implements Ticket {
         }
     }
 
+    /** A heavier arrival took this queued waiter's place in a full queue (already unlinked). Caller holds the lock. */
+    void refused(QueueFullException why) {
+        refusal = why;
+        state = State.REFUSED;
+        wake.signalAll();
+    }
+
     /** Hands a slot to this queued waiter (already unlinked by the limiter). Caller holds the lock. */
     void granted(Grant g) {
         grant = g;
@@ -127,8 +140,9 @@ final class Waiter implements Ticket {
         }
     }
 
-    private Permit claim() throws QueueCancelledException {
+    private Permit claim() throws QueueCancelledException, QueueFullException {
         switch (state) {
+            case REFUSED -> throw refusal;
             case GRANTED -> {
                 Grant g = grant;
                 grant = null;

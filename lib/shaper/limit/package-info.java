@@ -1,6 +1,6 @@
 /**
  * Concurrency limiting: a {@link shaper.limit.Limiter} bounds how many requests hold a slot at
- * once and queues the rest. Route, group, default-pool, global and large-request limits are all
+ * once and queues the rest, fairly across priority classes ({@link shaper.limit.QueueClass}). Route, group, default-pool, global and large-request limits are all
  * limiters; {@link shaper.limit.FifoLimiter} is the in-process implementation, taking time from
  * an injected {@link shaper.limit.TimeSource}. {@code shaper.cluster} implements the same
  * contract with slots shared through Redis; only it throws
@@ -10,9 +10,10 @@
  * <pre>
  *   enqueue(depth) ──slot idle?──yes──► Ticket(granted) ──await──► Permit
  *        │ no
- *        ├─ waiters >= depth (depth > 0) ──► QueueFullException            (429)
+ *        ├─ waiters >= depth (depth > 0) ──► the newest waiter of the lightest class,
+ *        │                                  the arrival counted, gets QueueFullException (429)
  *        ▼
- *   queued (FIFO) ──slot returns, head of queue──► granted ──await claims──► Permit
+ *   queued (lane of its class) ──slot returns, WFQ picks a lane, its head──► granted ──await claims──► Permit
  *        │  await timeout ──────► left queue, QueueTimeoutException        (504)
  *        │  cancel() / interrupt ► left queue, QueueCancelledException     (503)
  *        └─ cancel() after grant, before claim ► slot goes back unused, no cooldown
@@ -24,7 +25,9 @@
  *
  * <h2>Guarantees</h2>
  * <ul>
- * <li><b>Strict FIFO per limiter.</b> A returning slot goes to the longest-waiting live waiter.
+ * <li><b>Weighted fair, FIFO per class.</b> A returning slot goes to the longest-waiting live waiter
+ *     of the class whose turn it is ({@link shaper.limit.FairQueue}: while several classes wait, each
+ *     gets at least its weight's share; with one class this is strict FIFO per limiter).
  *     A slot is idle only while nobody waits, so a new arrival ({@code enqueue} or
  *     {@code tryAcquire}) never takes a slot ahead of an existing waiter, even at the instant a
  *     slot frees: the hand-over to the head of the queue and every arrival are serialized by one
@@ -41,6 +44,10 @@
  * <li><b>Adaptive headroom.</b> {@code onRateLimited()} withholds one slot for the window; every
  *     call restarts the window; with no idle slot, the next slot that returns is absorbed. When
  *     the window ends the slot is restored (and handed to a waiter, if any).</li>
+ * <li><b>Adaptive limit</b> (optional, {@link shaper.limit.AdaptiveConcurrency}): the configured
+ *     limit becomes a ceiling; {@link shaper.limit.Permit#report} samples move the limit in force by
+ *     AIMD ({@code AdaptiveLimit}). A lower limit revokes nothing: slots retire as they come back.
+ *     Headroom applies below the adaptive limit and never takes its last slot.</li>
  * </ul>
  *
  * <h2>Cost and threads</h2>

@@ -8,7 +8,7 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import shaper.observe.ExchangeRecord;
 
 /**
- * The four histograms observed from each finished exchange (queue wait, proxy-added time, time to
+ * The histograms observed from each finished exchange (queue wait, proxy-added time, time to
  * first byte, duration). They exist before any provider does, so each provider's publisher gets
  * its {@link #observer} when the provider is assembled; {@link ShaperMetrics} registers them with
  * the gauges that read the assembled providers. Thread-safe.
@@ -22,6 +22,7 @@ public final class ExchangeHistograms {
     private final Histogram proxyAdded = histogram(Series.PROXY_ADDED, PROXY_BUCKETS);
     private final Histogram firstByte = histogram(Series.TIME_TO_FIRST_BYTE, RESPONSE_BUCKETS);
     private final Histogram duration = histogram(Series.EXCHANGE_DURATION, RESPONSE_BUCKETS);
+    private final Histogram classWait = histogram(Series.CLASS_QUEUE_WAIT, QUEUE_BUCKETS);
 
     /**
      * The observer of {@code provider}'s records, handed to its publisher. Exchanges that asked no
@@ -35,6 +36,9 @@ public final class ExchangeHistograms {
         return r -> {
             if (r.timings().queueEnd() >= 0) {
                 wait.observe(r.timings().queueWait().toNanos() / 1e9);
+                if (!r.priorityClass().isEmpty()) {
+                    classWait.labelValues(provider, r.priorityClass()).observe(r.timings().queueWait().toNanos() / 1e9);
+                }
             }
             r.timings().proxyAdded().ifPresent(d -> added.observe(d.toNanos() / 1e9));
             if (r.timings().firstByte() >= 0) {
@@ -45,7 +49,7 @@ public final class ExchangeHistograms {
     }
 
     List<Histogram> all() {
-        return List.of(queueWait, proxyAdded, firstByte, duration);
+        return List.of(queueWait, proxyAdded, firstByte, duration, classWait);
     }
 
     private static Histogram histogram(Series s, double[] buckets) {

@@ -11,6 +11,7 @@ import shaper.cluster.ClusterBackend;
 import shaper.cluster.LinkSnapshot;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.Journal;
+import shaper.priority.PriorityClassifier;
 import shaper.proxy.ProviderAssembly;
 
 /**
@@ -20,9 +21,10 @@ import shaper.proxy.ProviderAssembly;
  * @param name     the {@code provider} label value
  * @param limits   the provider's {@code -limit} patterns, for the per-route labels
  * @param limiterBackend the cluster link's state at scrape time; empty when the limiters are in-process
+ * @param priority the provider's priority classes and the count of unknown ones named in headers
  */
 public record ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
-                           ExchangeCounters counters, Supplier<Optional<LinkSnapshot>> limiterBackend) {
+                           ExchangeCounters counters, Supplier<Optional<LinkSnapshot>> limiterBackend, PriorityClassifier priority) {
     public ProviderView {
         Objects.requireNonNull(name, "name");
         limits = List.copyOf(limits);
@@ -31,17 +33,18 @@ public record ProviderView(String name, List<String> limits, ProviderLimiters li
         Objects.requireNonNull(journal, "journal");
         Objects.requireNonNull(counters, "counters");
         Objects.requireNonNull(limiterBackend, "limiterBackend");
+        Objects.requireNonNull(priority, "priority");
     }
 
     /** The view of an assembled provider. */
     public static ProviderView of(ProviderAssembly p) {
         return new ProviderView(p.name(), p.config().admission().limits(), p.limiters(), p.breaker(), p.publisher().journal(),
-                p.publisher().counters(), () -> p.cluster().map(ClusterBackend::snapshotWithQueue));
+                p.publisher().counters(), () -> p.cluster().map(ClusterBackend::snapshotWithQueue), p.priority());
     }
 
     /** A provider whose limiters are in-process. */
     public ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
                         ExchangeCounters counters) {
-        this(name, limits, limiters, breaker, journal, counters, Optional::empty);
+        this(name, limits, limiters, breaker, journal, counters, Optional::empty, PriorityClassifier.NONE);
     }
 }

@@ -68,6 +68,7 @@ public final class ShaperMetrics {
         gauge(Series.QUEUED, p -> p.limiters().snapshots().stream().mapToLong(LimiterSnapshot::waiters).sum());
         seconds(Series.OLDEST_QUEUED, ShaperMetrics::oldestLimitedWait);
         gauge(Series.RETRIES_IN_FLIGHT, p -> p.journal().retriesInFlight());
+        QueueSeries.of(this.providers).forEach(this::register);
         counter(Series.CLEAN_PROXIED, s -> s.cleanProxied());
         counter(Series.CLEAN_PASSTHROUGH, s -> s.cleanPassthrough());
         counter(Series.ABORTED, s -> s.aborted());

@@ -157,6 +157,9 @@ public final class ExchangeLog implements AutoCloseable {
                 millis(sb, r.timings().duration().toNanos());
                 sb.append(" queue_wait=");
                 millis(sb, r.timings().queueWait().toNanos());
+                if (!r.priorityClass().isEmpty()) {
+                    sb.append(" class=").append(r.priorityClass());
+                }
                 sb.append(" attempts=").append(r.attempts());
                 if (r.usage().source() != shaper.usage.TokenUsage.Source.NONE) {
                     // in = every input token (uncached, cache reads and writes); ~ marks an estimate

@@ -37,18 +37,29 @@ import shaper.usage.TokenUsage;
  * @param responseBody    a bounded preview of the response body
  * @param responseBytes   body bytes sent to the client, -1 when unknown
  * @param usage           the tokens it used, reported by the upstream or estimated; {@link TokenUsage#NONE} for none
+ * @param priorityClass   the priority class it queued in; empty when the provider declares no classes
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
                              int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
-                             BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage) {
-    /** A record of an exchange that used no tokens. */
+                             BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage,
+                             String priorityClass) {
+    /** A record of an exchange that used no tokens and queued in no priority class. */
     public ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                           String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
                           int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                           BodyPreview requestBody, BodyPreview responseBody, long responseBytes) {
         this(id, provider, route, routeKey, method, path, query, status, outcome, reason, provenance, attempts, timings,
-                requestHeaders, upstreamHeaders, responseHeaders, requestBody, responseBody, responseBytes, TokenUsage.NONE);
+                requestHeaders, upstreamHeaders, responseHeaders, requestBody, responseBody, responseBytes, TokenUsage.NONE, "");
+    }
+
+    /** A record of an exchange that queued in no priority class. */
+    public ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
+                          String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
+                          int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
+                          BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage) {
+        this(id, provider, route, routeKey, method, path, query, status, outcome, reason, provenance, attempts, timings,
+                requestHeaders, upstreamHeaders, responseHeaders, requestBody, responseBody, responseBytes, usage, "");
     }
 
     public ExchangeRecord {
@@ -68,6 +79,7 @@ public record ExchangeRecord(long id, String provider, RouteKind route, String r
         responseHeaders = List.copyOf(responseHeaders);
         Objects.requireNonNull(requestBody, "requestBody");
         Objects.requireNonNull(responseBody, "responseBody");
+        Objects.requireNonNull(priorityClass, "priorityClass");
         if (status < 0 || attempts < 0) {
             throw new IllegalArgumentException("status/attempts: " + status + "/" + attempts + " (expected: >= 0)");
         }

@@ -30,6 +30,8 @@ public final class ExchangeTrace {
     private volatile boolean waiting = true;
     private volatile long queueEnd = Timings.UNSET;
     private volatile long upstreamSent = Timings.UNSET;
+    private volatile long lastAttemptSent = Timings.UNSET;
+    private volatile String priorityClass = "";
     private volatile long upstreamHeaders = Timings.UNSET;
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
@@ -62,6 +64,21 @@ public final class ExchangeTrace {
         return nanoTime.getAsLong() - arrivedNanos;
     }
 
+    /** The priority class the request queued in (only when classes are declared). */
+    public void priorityClass(String name) {
+        this.priorityClass = name == null ? "" : name;
+    }
+
+    /**
+     * The last attempt's time from its start to its response head, -1 when no head arrived: the
+     * upstream's time to first byte, queue wait and earlier attempts excluded.
+     */
+    public long upstreamFirstByteNanos() {
+        long sent = lastAttemptSent;
+        long head = upstreamHeaders;
+        return sent < 0 || head < sent ? -1 : head - sent;
+    }
+
     /** The limiters' verdict on the request. */
     public void classified(RouteKind kind, String key) {
         this.route = kind;
@@ -85,9 +102,11 @@ public final class ExchangeTrace {
 
     /** An upstream attempt starts; the first one stamps {@code upstreamSent}. */
     public void attemptStarted() {
+        long now = now();
         if (upstreamSent < 0) {
-            upstreamSent = now();
+            upstreamSent = now;
         }
+        lastAttemptSent = now;
         attempts++;
         backingOff = false;
     }
@@ -202,6 +221,6 @@ public final class ExchangeTrace {
         }
         return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
-                requestBody, responseBody, responseBytes, usage);
+                requestBody, responseBody, responseBytes, usage, priorityClass);
     }
 }

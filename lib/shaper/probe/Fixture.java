@@ -26,6 +26,8 @@ public enum Fixture {
     RETRY_429("/retry429", "429 rate_limit_error with Retry-After (?after=, -retry-after) for the first N calls per path, then success"),
     BURST_5XX("/burst5xx", "a 5xx (?status=, -burst-status) for the first N calls per path, then success"),
     SLOW("/slow", "non-streaming Messages reply after ?delay= (-slow-delay)"),
+    CAPACITY("/capacity", "serves -capacity N requests at once, 429 (or 529, -capacity-status) above; first byte slower near N"
+            + " (-capacity-latency); POST /__probe/capacity?n=N moves N at run time"),
     CHAT("/chat", "OpenAI Chat Completions upstream: POST /chat/v1/chat/completions (JSON or data-only SSE with usage; [[bash:CMD]]"
             + " gets a Bash tool call split over chunks, [[reason]] gets reasoning_content), GET /chat/v1/models"),
     RESPONSES("/responses", "OpenAI Responses upstream: POST /responses/v1/responses (JSON or SSE lifecycle; [[bash:CMD]] gets a Bash"

@@ -30,9 +30,10 @@ final class FixtureHandler implements Handler {
     private final RateLimitedApi rateLimited;
     private final EarlyErrorStream earlyError;
     private final Sleeper sleeper;
+    private final CapacityFixture capacity;
     private final PrintStream log;
 
-    FixtureHandler(ProbeConfig config, ProbeStats stats, ObjectMapper mapper, Sleeper sleeper, PrintStream log) {
+    FixtureHandler(ProbeConfig config, ProbeStats stats, ObjectMapper mapper, Sleeper sleeper, CapacityFixture capacity, PrintStream log) {
         this.config = config;
         this.stats = stats;
         this.mapper = mapper;
@@ -42,6 +43,7 @@ final class FixtureHandler implements Handler {
         this.rateLimited = new RateLimitedApi(config, api, chat);
         this.earlyError = new EarlyErrorStream(mapper);
         this.sleeper = sleeper;
+        this.capacity = capacity;
         this.log = log;
     }
 
@@ -124,6 +126,7 @@ final class FixtureHandler implements Handler {
                 api.stream(api.turn(r, MessagesReply.chunks(config.reply(), events)), res, interval);
             }
             case RETRY_429 -> retry429(r, res);
+            case CAPACITY -> capacity.play(r, res, api);
             case BURST_5XX -> {
                 int status = r.intParam("status", config.burstStatus(), 500, 599);
                 int fails = r.intParam("fails", config.failures(), 0, Integer.MAX_VALUE);

@@ -17,9 +17,13 @@ import shaper.config.BindAddress;
  * @param slowDelay    how long {@code /slow} waits before answering ({@code ?delay=})
  * @param burstStatus  the 5xx status {@code /burst5xx} fails with ({@code ?status=})
  * @param rateLimits   the budgets and reply size of {@code /ratelimited} ({@code ?rpm= ?itpm= ?otpm= ?tpm= ?out=})
+ * @param capacity        requests {@code /capacity} serves at once, at least 1 (changed at run time by
+ *                        {@code POST /__probe/capacity?n=})
+ * @param capacityStatus  what {@code /capacity} answers above it: 429 or 529
+ * @param capacityLatency {@code /capacity}'s first-byte delay far from its capacity (slower near it)
  */
 public record ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
-        Duration slowDelay, int burstStatus, RateLimitDefaults rateLimits) {
+        Duration slowDelay, int burstStatus, RateLimitDefaults rateLimits, int capacity, int capacityStatus, Duration capacityLatency) {
     public static final int DEFAULT_PORT = 15722;
     public static final String DEFAULT_REPLY = "Hello from ProbeServer.";
     public static final int DEFAULT_FAILURES = 2;
@@ -27,6 +31,9 @@ public record ProbeConfig(BindAddress bind, String reply, int failures, Duration
     public static final Duration DEFAULT_SSE_INTERVAL = Duration.ofMillis(200);
     public static final Duration DEFAULT_SLOW_DELAY = Duration.ofSeconds(2);
     public static final int DEFAULT_BURST_STATUS = 503;
+    public static final int DEFAULT_CAPACITY = 4;
+    public static final int DEFAULT_CAPACITY_STATUS = 429;
+    public static final Duration DEFAULT_CAPACITY_LATENCY = Duration.ofMillis(100);
 
     /** The limits of {@code /ratelimited}, per minute, and its reply size in output tokens. */
     public record RateLimitDefaults(int rpm, int itpm, int otpm, int output) {
@@ -41,10 +48,17 @@ public record ProbeConfig(BindAddress bind, String reply, int failures, Duration
         }
     }
 
-    /** Without {@code /ratelimited} settings: its defaults. */
+    /** Without {@code /ratelimited} or {@code /capacity} settings: their defaults. */
     public ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
             Duration slowDelay, int burstStatus) {
         this(bind, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus, RateLimitDefaults.DEFAULT);
+    }
+
+    /** Without {@code /capacity} settings: its defaults. */
+    public ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
+            Duration slowDelay, int burstStatus, RateLimitDefaults rateLimits) {
+        this(bind, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus, rateLimits, DEFAULT_CAPACITY,
+                DEFAULT_CAPACITY_STATUS, DEFAULT_CAPACITY_LATENCY);
     }
 
     public ProbeConfig {
@@ -61,12 +75,23 @@ public record ProbeConfig(BindAddress bind, String reply, int failures, Duration
         if (burstStatus < 500 || burstStatus > 599) {
             throw new IllegalArgumentException("burst-status: " + burstStatus + " (expected: 500..599)");
         }
+        requireAtLeastOne("capacity", capacity);
+        if (capacityStatus != 429 && capacityStatus != 529) {
+            throw new IllegalArgumentException("capacity-status: " + capacityStatus + " (expected: 429 or 529)");
+        }
+        requireNotNegative("capacity-latency", capacityLatency);
     }
 
     /** Defaults on {@code 127.0.0.1} and the given port (0 for an ephemeral one). */
     public static ProbeConfig defaults(int port) {
         return new ProbeConfig(new BindAddress("127.0.0.1", port), DEFAULT_REPLY, DEFAULT_FAILURES, DEFAULT_RETRY_AFTER,
                 DEFAULT_SSE_INTERVAL, DEFAULT_SLOW_DELAY, DEFAULT_BURST_STATUS);
+    }
+
+    static void requireAtLeastOne(String name, long value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: >= 1)");
+        }
     }
 
     static void requireAtLeastZero(String name, long value) {

@@ -58,6 +58,17 @@ final class ProbeOptions {
     @Option(names = {"-rl-output", "--rl-output"}, paramLabel = "N", defaultValue = "100",
             description = "/ratelimited: output tokens of a reply, at most the request's max_tokens; ?out= overrides (default ${DEFAULT-VALUE})")
     int rlOutput;
+    @Option(names = {"-capacity", "--capacity"}, paramLabel = "N", defaultValue = "" + ProbeConfig.DEFAULT_CAPACITY,
+            description = "Requests /capacity serves at once; POST /__probe/capacity?n=N changes it at run time (default ${DEFAULT-VALUE})")
+    int capacity;
+
+    @Option(names = {"-capacity-status", "--capacity-status"}, paramLabel = "CODE", defaultValue = "" + ProbeConfig.DEFAULT_CAPACITY_STATUS,
+            description = "What /capacity answers above its capacity: 429 or 529 (default ${DEFAULT-VALUE})")
+    int capacityStatus;
+
+    @Option(names = {"-capacity-latency", "--capacity-latency"}, paramLabel = "DURATION", defaultValue = "100ms",
+            description = "First-byte delay of /capacity far from its capacity; 1.5x and 2.5x in its last two slots (default ${DEFAULT-VALUE})")
+    Duration capacityLatency;
 
     @Option(names = {"-h", "-help", "--help"}, usageHelp = true, description = "Show this help, with every fixture prefix, and exit")
     boolean help;
@@ -78,7 +89,7 @@ final class ProbeOptions {
         }
         try {
             return new ProbeConfig(address, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus,
-                    new ProbeConfig.RateLimitDefaults(rlRpm, rlItpm, rlOtpm, rlOutput));
+                    new ProbeConfig.RateLimitDefaults(rlRpm, rlItpm, rlOtpm, rlOutput), capacity, capacityStatus, capacityLatency);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("-" + e.getMessage());
         }

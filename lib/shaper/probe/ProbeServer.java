@@ -51,8 +51,9 @@ public final class ProbeServer {
         HELIDON_LOGGER.setLevel(Level.SEVERE);
         ObjectMapper mapper = new ObjectMapper();
         ProbeStats stats = new ProbeStats();
-        FixtureHandler fixtures = new FixtureHandler(config, stats, mapper, sleeper, log);
-        AdminHandler admin = new AdminHandler(stats, mapper, fixtures.rateLimited());
+        CapacityFixture capacity = new CapacityFixture(config, sleeper);
+        FixtureHandler fixtures = new FixtureHandler(config, stats, mapper, sleeper, capacity, log);
+        AdminHandler admin = new AdminHandler(stats, capacity, mapper, fixtures.rateLimited());
         WebServer server = WebServer.builder()
                 .host(config.bind().host())
                 .port(config.bind().port())

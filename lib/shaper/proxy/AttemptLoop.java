@@ -165,7 +165,7 @@ final class AttemptLoop {
         HeaderLookup headers = name -> in.headers().values(HeaderNames.create(name));
         f.assembly().tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
         result = result.judged(UpstreamFailures.classify(code, headers, receivedAt),
-                RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO));
+                RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO)).overloaded(OverloadSignal.ofStatus(code));
         String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
         ResponseRelay.Plan plan = ResponseRelay.Plan.asIs(in);
         RetryDecision verdict = null;
@@ -175,7 +175,7 @@ final class AttemptLoop {
                 boolean wasDecoded = encoding != null && !encoding.isBlank() && !encoding.equalsIgnoreCase("identity");
                 InspectorVerdict inspected = BodyPeek.inspect(decoded);
                 if (inspected instanceof InspectorVerdict.Retry hidden) {
-                    result = result.failure(FailureClass.SERVER_ERROR);
+                    result = result.failure(FailureClass.SERVER_ERROR).overloaded(OverloadSignal.EARLY_SSE_ERROR);
                     verdict = f.policy().decideErrorUnder200(ctx, headers, receivedAt, now());
                     plan = new ResponseRelay.Plan(hidden.buffered(), decoded, wasDecoded, 502, null, null);
                 } else if (inspected instanceof InspectorVerdict.Forward forward) {
@@ -183,7 +183,9 @@ final class AttemptLoop {
                 }
             } else if (replayable && code >= 400) {
                 byte[] raw = BodyPeek.prefix(in.inputStream(), BodyPeek.ERROR_PREFIX);
-                verdict = f.policy().decide(ctx, code, headers, BodyPeek.decodedCopy(raw, encoding), receivedAt, now());
+                byte[] decodedError = BodyPeek.decodedCopy(raw, encoding);
+                result = result.overloaded(OverloadSignal.of(code, decodedError, f.config().retryStatus()));
+                verdict = f.policy().decide(ctx, code, headers, decodedError, receivedAt, now());
                 plan = new ResponseRelay.Plan(raw, in.inputStream(), false, 0, null, null);
             }
         } catch (IOException | StreamCopy.SourceFailed e) {

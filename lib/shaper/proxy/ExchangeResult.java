@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import shaper.admission.ExchangeEnd;
+import shaper.limit.LoadSample;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeRecord;
 import shaper.observe.ExchangeTrace;
@@ -28,43 +29,46 @@ import shaper.retry.FailureClass;
  * @param retryAfter      the upstream's Retry-After, or zero
  * @param cut             why the client connection must be dropped once the record is published
  *                        (a committed answer that cannot be finished honestly), or null
+ * @param overload        why an attempt said the upstream is overloaded ({@code "429"}, {@code "early SSE error"}),
+ *                        the first such cause; empty while none did ({@link OverloadSignal})
  */
 record ExchangeResult(int status, Outcome outcome, EndReason reason, Provenance provenance, boolean reachedUpstream,
-                      boolean clientAborted, boolean localError, FailureClass failure, Duration retryAfter, String cut) {
+                      boolean clientAborted, boolean localError, FailureClass failure, Duration retryAfter, String cut,
+                      String overload) {
 
     /** Nothing has happened yet: no status, not reached, and aborted unless a stage says otherwise. */
     static final ExchangeResult START = new ExchangeResult(0, Outcome.ABORTED, null, null, false, false, false,
-            FailureClass.NEUTRAL, Duration.ZERO, null);
+            FailureClass.NEUTRAL, Duration.ZERO, null, "");
 
     /** Ended for {@code why}, {@code how}, with {@code code} committed (0 keeps the status already committed). */
     ExchangeResult ended(EndReason why, Outcome how, int code) {
         return new ExchangeResult(code > 0 ? code : status, how, why, provenance, reachedUpstream, clientAborted, localError,
-                failure, retryAfter, cut);
+                failure, retryAfter, cut, overload);
     }
 
     /** {@code code} committed to the client. */
     ExchangeResult committed(int code) {
-        return new ExchangeResult(code, outcome, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut);
+        return new ExchangeResult(code, outcome, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload);
     }
 
     ExchangeResult outcome(Outcome how) {
-        return new ExchangeResult(status, how, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut);
+        return new ExchangeResult(status, how, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload);
     }
 
     /** The client left: whatever else happened, the exchange is its abort. */
     ExchangeResult clientLeft() {
-        return new ExchangeResult(status, Outcome.ABORTED, reason, provenance, reachedUpstream, true, localError, failure, retryAfter, cut);
+        return new ExchangeResult(status, Outcome.ABORTED, reason, provenance, reachedUpstream, true, localError, failure, retryAfter, cut, overload);
     }
 
     /** An attempt was started. */
     ExchangeResult reached() {
         return reachedUpstream ? this
-                : new ExchangeResult(status, outcome, reason, provenance, true, clientAborted, localError, failure, retryAfter, cut);
+                : new ExchangeResult(status, outcome, reason, provenance, true, clientAborted, localError, failure, retryAfter, cut, overload);
     }
 
     /** The last attempt's verdict on the upstream. */
     ExchangeResult judged(FailureClass f, Duration upstreamRetryAfter) {
-        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, localError, f, upstreamRetryAfter, cut);
+        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, localError, f, upstreamRetryAfter, cut, overload);
     }
 
     ExchangeResult failure(FailureClass f) {
@@ -73,17 +77,43 @@ record ExchangeResult(int status, Outcome outcome, EndReason reason, Provenance 
 
     /** The proxy itself failed (a conversion it cannot do, an exception). */
     ExchangeResult failedLocally() {
-        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, true, failure, retryAfter, cut);
+        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, true, failure, retryAfter, cut, overload);
     }
 
     ExchangeResult provenance(Provenance p) {
-        return new ExchangeResult(status, outcome, reason, p, reachedUpstream, clientAborted, localError, failure, retryAfter, cut);
+        return new ExchangeResult(status, outcome, reason, p, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload);
     }
 
     /** The client connection is dropped after the record: a committed answer ended dishonestly otherwise. */
     ExchangeResult cut(String why) {
         return new ExchangeResult(status, Outcome.ABORTED, reason, provenance, reachedUpstream, clientAborted, localError, failure,
-                retryAfter, why);
+                retryAfter, why, overload);
+    }
+
+    /** An attempt's overload signal ({@link OverloadSignal}); the first one names the cause. */
+    ExchangeResult overloaded(String cause) {
+        return overload.isEmpty() && !cause.isEmpty()
+                ? new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, localError, failure,
+                        retryAfter, cut, cause)
+                : this;
+    }
+
+    /**
+     * What this exchange tells an adaptive limit: overloaded if any attempt said so; served when the
+     * last attempt's response head arrived; unjudged when the upstream never answered (a transport
+     * failure, a client that left first, a local error).
+     *
+     * @param ttfbNanos    the last attempt's upstream time to first byte, -1 when no head arrived
+     * @param requestBytes the request body's length, -1 when unknown
+     */
+    LoadSample loadSample(long ttfbNanos, long requestBytes) {
+        if (!reachedUpstream || localError) {
+            return LoadSample.UNJUDGED;
+        }
+        if (!overload.isEmpty()) {
+            return LoadSample.overloaded(overload, ttfbNanos, requestBytes);
+        }
+        return ttfbNanos < 0 ? LoadSample.UNJUDGED : LoadSample.served(ttfbNanos, requestBytes);
     }
 
     /** Why the exchange ended: the explicit reason, else what the facts say. */

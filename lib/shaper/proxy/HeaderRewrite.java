@@ -1,5 +1,6 @@
 package shaper.proxy;
 
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.WritableHeaders;
 
@@ -28,6 +29,20 @@ public interface HeaderRewrite {
         return headers -> {
             headers.remove(HeaderNames.CONTENT_ENCODING);
             apply(headers);
+        };
+    }
+
+    /** Removes field {@code name} (any case): a header meant for the proxy alone, such as the priority header. */
+    static HeaderRewrite dropping(String name) {
+        HeaderName field = HeaderNames.create(name);
+        return headers -> headers.remove(field);
+    }
+
+    /** This rewrite, then {@code next}. */
+    default HeaderRewrite then(HeaderRewrite next) {
+        return headers -> {
+            apply(headers);
+            next.apply(headers);
         };
     }
 }

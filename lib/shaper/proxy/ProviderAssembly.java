@@ -12,6 +12,7 @@ import shaper.cluster.ClusterBackend;
 import shaper.config.ProviderConfig;
 import shaper.limit.TimeSource;
 import shaper.observe.ExchangePublisher;
+import shaper.priority.PriorityClassifier;
 import shaper.retry.RetryPolicy;
 
 /**
@@ -33,16 +34,17 @@ import shaper.retry.RetryPolicy;
  * @param cluster     the shared-limit backend when its limiters are cluster-wide, else empty
  * @param publisher   where its finished exchanges go (journal, counters, metrics, log)
  * @param tokens      its token economics: usage, the upstream's stated rate limits, the budget when paced
+ * @param priority    which priority class each request queues in; {@link PriorityClassifier#NONE} without classes
  */
 public record ProviderAssembly(ProviderConfig config, TimeSource time, ProviderLimiters limiters, AdmissionChain admission,
                                CircuitBreaker breaker, RetryPolicy retry, Upstreams upstreams, UpstreamAuth auth, HeaderRewrite rewrite,
                                TranscodeStages transcoding, Optional<ClusterBackend> cluster, ExchangePublisher publisher,
-                               ProviderTokens tokens)
+                               ProviderTokens tokens, PriorityClassifier priority)
         implements AutoCloseable {
     public ProviderAssembly {
         // every part is required: a provider without one of them could not serve a request
         for (Object part : new Object[] {config, time, limiters, admission, breaker, retry, upstreams, auth, rewrite, transcoding, cluster,
-                publisher, tokens}) {
+                publisher, tokens, priority}) {
             Objects.requireNonNull(part, "a provider part");
         }
     }

@@ -23,7 +23,7 @@ import shaper.proxy.watch.SelectorWatch;
 
 /**
  * One provider's request path: classify the route, pass the provider's admission chain (circuit
- * breaker, then its slots, waiting in FIFO order if needed), forward with retries, then give the
+ * breaker, then its slots, waiting in its priority class's FIFO lane if needed), forward with retries, then give the
  * slots back by the rules of {@link shaper.admission.Slots}. Every exit path (local answer, client gone, upstream failure, exception)
  * reaches the {@code finally} that disposes the slots and builds the exchange's one
  * {@link shaper.observe.ExchangeRecord}, handed to the provider's {@link shaper.observe.ExchangePublisher}.
@@ -90,7 +90,12 @@ public final class ProxyHandler implements Handler {
         TokenBudget.Spend spend = null;
         byte[] sentBytes = null;
         try {
-            RequestBody requestBody = estimate.body();
+            PriorityRequest.Classified lane = PriorityRequest.classify(provider.priority(), req, rawPath, estimate.body(),
+                    cls.hasLimiters());
+            if (provider.priority().enabled()) {
+                trace.priorityClass(lane.queueClass().name());
+            }
+            RequestBody requestBody = lane.body();
             if (tokens.budget().isPresent() && !TokenBudget.free(method, rawPath, cls.unlimited())) {
                 // the cost is estimated from the body, so it is read (bounded) before the request waits
                 requestBody = RequestBody.buffer(requestBody, (int) Math.min(Integer.MAX_VALUE - 16, provider.config().retry().maxBodyBytes()));
@@ -99,7 +104,7 @@ public final class ProxyHandler implements Handler {
                 cls = cls.withBudget(spend.limiter());
             }
             WaitingRequest waiting = new WaitingRequest(req, res, connection, requestBody, provider.config().admission().queueComments());
-            Verdict verdict = admission.admit(cls, waiting);
+            Verdict verdict = admission.admit(cls, lane.queueClass(), waiting);
             // a circuit rejection never waits: not a queued request in any view
             trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
             connection.unwatch();
@@ -140,6 +145,8 @@ public final class ProxyHandler implements Handler {
                 if (!forwarded) {
                     breaker.cancel(admitted.breaker());
                 }
+                // the load sample goes to an adaptive limit before the slots are given back
+                admitted.slots().report(result.loadSample(trace.upstreamFirstByteNanos(), req.headers().contentLength().orElse(-1L)));
                 admitted.slots().dispose(result.slots(), breaker::penalty);
             }
             provider.publisher().publish(result.record(trace, JournalHeaders.of(req.headers()),

@@ -96,4 +96,46 @@ public sealed interface RequestBody {
         }
         return new Buffered(buf.toByteArray(), s.length() < 0);
     }
+
+    /**
+     * The first bytes of a body, read to classify the request before admission, and the body to send
+     * on, which still carries every byte.
+     *
+     * @param body   buffered when the whole body fit, else a stream that replays the prefix first
+     * @param prefix the bytes read; {@code length} of them are valid
+     * @param length how many bytes of {@code prefix} were read
+     */
+    record Peek(RequestBody body, byte[] prefix, int length) {
+    }
+
+    /**
+     * Reads at most {@code limit} bytes of a streamed body (nothing for a buffered or absent one).
+     *
+     * @throws StreamCopy.SourceFailed when the client breaks off while sending it
+     */
+    static Peek peek(RequestBody body, int limit) {
+        if (body instanceof Buffered b) {
+            return new Peek(b, b.bytes(), b.bytes().length);
+        }
+        if (!(body instanceof Streamed s)) {
+            return new Peek(body, new byte[0], 0);
+        }
+        byte[] prefix = new byte[(int) (s.length() >= 0 ? Math.min(limit, s.length()) : limit)];
+        int n = 0;
+        try {
+            while (n < prefix.length) {
+                int r = s.in().read(prefix, n, prefix.length - n);
+                if (r < 0) {
+                    return new Peek(new Buffered(java.util.Arrays.copyOf(prefix, n), s.length() < 0), prefix, n);
+                }
+                n += r;
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new StreamCopy.SourceFailed(e);
+        }
+        if (s.length() >= 0 && n == s.length()) {
+            return new Peek(new Buffered(prefix), prefix, n);
+        }
+        return new Peek(new Streamed(new SequenceInputStream(new ByteArrayInputStream(prefix, 0, n), s.in()), s.length()), prefix, n);
+    }
 }

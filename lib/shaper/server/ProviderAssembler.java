@@ -21,6 +21,7 @@ import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangePublisher;
 import shaper.observe.ExchangeRecord;
 import shaper.observe.Journal;
+import shaper.priority.PriorityClassifier;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.ProviderAssembly;
 import shaper.proxy.TranscodeStages;
@@ -105,13 +106,20 @@ final class ProviderAssembler {
                 : p.gateway().logFile() == null ? s.log() : s.log().mirroredTo(p.gateway().logFile(), s.err());
         Optional<ClusterBackend> cluster = previous.flatMap(ProviderAssembly::cluster);
         try {
-            LimiterFactory factory = LimiterFactory.inProcess(s.time());
+            LimiterFactory factory = p.adaptive().enabled()
+                    ? LimiterFactory.adaptive(s.time(), p.adaptive().min(), (key, c) -> log.info("limit provider=" + p.name()
+                            + " limiter=" + key + " " + c.from() + " -> " + c.to() + " (" + c.reason() + ")"))
+                    : LimiterFactory.inProcess(s.time());
             if (previous.isEmpty() && p.cluster().clustered()) {
                 ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), s.time(), s.env(), s.log()::info);
                 cluster = Optional.of(backend);
                 s.log().info("provider=" + p.name() + " " + backend.describe());
             }
             if (cluster.isPresent()) {
+                if (p.priority().enabled()) {
+                    s.err().println("warning: provider \"" + p.name() + "\": priority classes do not apply to cluster-wide limiters;"
+                            + " their queues stay in arrival order (the class is still logged)");
+                }
                 factory = cluster.get();
             }
             if (previous.isPresent()) {
@@ -129,12 +137,17 @@ final class ProviderAssembler {
                     ? new ExchangePublisher(previous.get().publisher().journal(), previous.get().publisher().counters(), metrics, log)
                     : new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
                             java.time.InstantSource.system(), s.time()::nanoTime), new ExchangeCounters(), metrics, log);
-            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), transcodeCredentials(p, auth, s, log), log);
+            // the priority header is for the proxy alone: removed on every route, classes declared or not
+            HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
+            TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);
             Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize())
                     ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize());
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
-                    upstreams, auth, CredentialRewrite.of(s.keys(), auth), transcoding, cluster, publisher,
-                    new ProviderTokens(p.name(), p.budget(), s.time()));
+                    upstreams, auth, ownHeaders.then(CredentialRewrite.of(s.keys(), auth)), transcoding, cluster, publisher,
+                    new ProviderTokens(p.name(), p.budget(), s.time()),
+                    // kept across a reload that leaves the classes alone: its unknown-class count is a counter
+                    previous.isPresent() && previous.get().config().priority().equals(p.priority())
+                            ? previous.get().priority() : new PriorityClassifier(p.priority()));
         } catch (RuntimeException | Error e) {
             if (previous.isEmpty()) {
                 cluster.ifPresent(ServerServices::closeQuietly);

@@ -77,4 +77,29 @@ class LimiterReconfigureTest {
         time.advance(Duration.ofSeconds(1));
         assertNotNull(l.tryAcquire());
     }
+
+    @Test
+    void anAdaptiveLimitKeepsWhatItLearntUnderANewCeilingAndNeverExceedsIt() {
+        FifoLimiter l = new FifoLimiter("t", 10, Duration.ZERO, Duration.ZERO, time, new AdaptiveConcurrency(1, change -> { }));
+        Permit p = l.tryAcquire();
+        p.report(LoadSample.overloaded("429", 1_000_000L, 100));
+        p.release();
+        assertEquals(9, l.snapshot().effectiveLimit());
+        l.reconfigure(20, Duration.ZERO, Duration.ZERO);
+        assertEquals(20, l.limit());
+        assertEquals(9, l.snapshot().effectiveLimit(), "learnt below the old ceiling: kept");
+        l.reconfigure(4, Duration.ZERO, Duration.ZERO);
+        assertEquals(4, l.snapshot().effectiveLimit(), "capped by the new ceiling");
+        take(l, 4);
+        assertNull(l.tryAcquire());
+    }
+
+    @Test
+    void anAdaptiveLimitAtItsCeilingFollowsItUp() {
+        FifoLimiter l = new FifoLimiter("t", 4, Duration.ZERO, Duration.ZERO, time, new AdaptiveConcurrency(1, change -> { }));
+        l.reconfigure(6, Duration.ZERO, Duration.ZERO);
+        assertEquals(6, l.snapshot().effectiveLimit());
+        take(l, 6);
+        assertNull(l.tryAcquire());
+    }
 }
