@@ -59,7 +59,7 @@ public final class LiveReload implements AutoCloseable {
             return new LiveReload(Optional.empty());
         }
         try {
-            return new LiveReload(Optional.of(FileWatch.start(run.configFile().get(), reloader::reload)));
+            return new LiveReload(Optional.of(FileWatch.start(run.configFile().get(), reloader::reload, fileHash)));
         } catch (IOException e) {
             log.println(CommandLineParser.PROGRAM + ": -config-watch: cannot watch " + run.configFile().get() + " (" + e.getMessage()
                     + "); SIGHUP still reloads");

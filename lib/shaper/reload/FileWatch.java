@@ -12,6 +12,8 @@ import java.nio.file.WatchService;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * not the file, so an editor that saves by writing a new file and renaming it over the old one is
  * seen too (the rename arrives as a create of the name). Events are coalesced: the reload runs once
  * the name has been quiet for {@link #SETTLE_MILLIS}, and only when the content differs from the
- * last content seen (a touch or a save without change does nothing).
+ * last content seen (a touch or a save without change does nothing). The watch starts after the
+ * proxy is listening; a save in between is caught by comparing the file with the hash of the
+ * content the running configuration was loaded from.
  */
 public final class FileWatch implements AutoCloseable {
     /** A save is often several events (truncate, write, rename); one reload follows them all. */
@@ -31,10 +35,14 @@ public final class FileWatch implements AutoCloseable {
     private final Thread thread;
     private byte[] lastDigest;
 
-    private FileWatch(Path file, Runnable reload) throws IOException {
+    private final boolean changedSinceLoad;
+
+    private FileWatch(Path file, Runnable reload, Optional<String> loadedHash) throws IOException {
         this.file = file.toAbsolutePath().normalize();
         this.reload = reload;
         this.lastDigest = digest();
+        this.changedSinceLoad = lastDigest != null && loadedHash.isPresent()
+                && !HexFormat.of().formatHex(lastDigest).startsWith(loadedHash.get());
         this.watcher = FileSystems.getDefault().newWatchService();
         this.file.getParent().register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
                 StandardWatchEventKinds.ENTRY_DELETE);
@@ -43,10 +51,21 @@ public final class FileWatch implements AutoCloseable {
 
     /** Starts watching {@code file}; {@code reload} runs on the watch thread. */
     public static FileWatch start(Path file, Runnable reload) throws IOException {
-        return new FileWatch(file, reload);
+        return new FileWatch(file, reload, Optional.empty());
+    }
+
+    /**
+     * Starts watching {@code file}, first reloading once if it no longer holds the content whose
+     * short hash ({@code ConfigLoader}'s) is {@code loadedHash}.
+     */
+    public static FileWatch start(Path file, Runnable reload, Optional<String> loadedHash) throws IOException {
+        return new FileWatch(file, reload, loadedHash);
     }
 
     private void run() {
+        if (changedSinceLoad) {
+            reload.run();
+        }
         try {
             while (true) {
                 WatchKey key = watcher.take();

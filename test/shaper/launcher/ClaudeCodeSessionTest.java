@@ -138,10 +138,7 @@ class ClaudeCodeSessionTest {
             }
             String marker = marker(screen);
             if (marker.equals(SCREENS.get(0))) {
-                if (!selected(screen, marker)) {
-                    press(tmux, "Down", "Yes selected", s -> selected(s, marker) || s.contains(NOT_TRUSTED));
-                }
-                steady(tmux, s -> selected(s, marker), Duration.ofSeconds(1));
+                chooseYes(tmux, marker);
             }
             press(tmux, "Enter", "the screen after \"" + marker + "\"", s -> !s.contains(marker) || s.contains(NOT_TRUSTED));
             screen = tmux.await("the next first-run screen", SCREEN_BOUND, next);
@@ -149,10 +146,36 @@ class ClaudeCodeSessionTest {
         return true;
     }
 
-    /** Waits (bounded) until {@code condition} has held on every look of the session's poll for {@code span}. */
-    private static void steady(TmuxSession tmux, java.util.function.Predicate<String> condition, Duration span) throws Exception {
+    /**
+     * Selects Yes on the trust screen and waits until it has stayed selected for a second. The dialog
+     * may mount again and reset the choice to its default ("No, exit"), so a choice that does not
+     * hold is made again (bounded).
+     */
+    private static void chooseYes(TmuxSession tmux, String marker) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            String now = tmux.screen();
+            if (now.contains(NOT_TRUSTED) || !now.contains(marker)) {
+                return; // answered (or quit): the caller's next look says which
+            }
+            if (!selected(now, marker)) {
+                press(tmux, "Down", "Yes selected", s -> selected(s, marker) || s.contains(NOT_TRUSTED));
+            }
+            try {
+                steady(tmux, s -> selected(s, marker), Duration.ofSeconds(1), Duration.ofSeconds(10));
+                return;
+            } catch (AssertionError reset) {
+                if (attempt == 12) {
+                    throw reset;
+                }
+            }
+        }
+    }
+
+    /** Waits (at most {@code bound}) until {@code condition} has held on every look of the session's poll for {@code span}. */
+    private static void steady(TmuxSession tmux, java.util.function.Predicate<String> condition, Duration span, Duration bound)
+            throws Exception {
         long[] since = {-1};
-        tmux.await("a steady screen", SCREEN_BOUND, s -> {
+        tmux.await("a steady screen", bound, s -> {
             long now = System.nanoTime();
             if (!condition.test(s)) {
                 since[0] = -1;
