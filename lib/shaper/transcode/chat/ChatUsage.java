@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
 import shaper.transcode.LossKey;
+import shaper.transcode.UsageTotal;
 import shaper.transcode.ir.Usage;
 
 /**
@@ -32,21 +33,9 @@ public final class ChatUsage {
         Long prompt = count(usage, "prompt_tokens", "usage", report);
         Long completion = count(usage, "completion_tokens", "usage", report);
         Long total = count(usage, "total_tokens", "usage", report);
-        if (total != null) {
-            if (prompt == null && completion == null) {
-                throw F.fail("usage: total_tokens without prompt_tokens and completion_tokens");
-            }
-            if (prompt == null || completion == null) {
-                report.note(LossKey.USAGE_TOTAL_DERIVED, "usage");
-                if (prompt == null) {
-                    prompt = Math.max(0, total - completion);
-                } else {
-                    completion = Math.max(0, total - prompt);
-                }
-            } else if (total != prompt + completion) {
-                report.note(LossKey.USAGE_TOTAL_MISMATCH, "usage.total_tokens");
-            }
-        }
+        UsageTotal counts = UsageTotal.reconcile(prompt, completion, total, "prompt_tokens", "completion_tokens", report);
+        prompt = counts.in();
+        completion = counts.out();
         JsonNode promptDetails = details(usage, "prompt_tokens_details");
         JsonNode completionDetails = details(usage, "completion_tokens_details");
         Long cached = first(report, promptDetails, "cached_tokens", usage, "cached_tokens", usage, "prompt_cache_hit_tokens");
