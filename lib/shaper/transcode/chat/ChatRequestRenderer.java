@@ -81,7 +81,7 @@ public final class ChatRequestRenderer {
                     report.loss(LossKey.DEVELOPER_ROLE, t.path());
                 }
                 if (positional || developer) {
-                    messages.addObject().put("role", developer ? "developer" : "system").put("content", joinText(t.parts()));
+                    messages.addObject().put("role", developer ? "developer" : "system").put("content", Part.joinText(t.parts()));
                     continue;
                 }
                 if (dialogSeen) {
@@ -89,7 +89,7 @@ public final class ChatRequestRenderer {
                 } else if (!system.isEmpty() || t.parts().size() > 1) {
                     report.note(LossKey.MID_CONVERSATION_SYSTEM, t.path());
                 }
-                system.add(joinText(t.parts()));
+                system.add(Part.joinText(t.parts()));
                 continue;
             }
             dialogSeen = true;
@@ -204,16 +204,5 @@ public final class ChatRequestRenderer {
             text = TOOL_ERROR_PREFIX + text;
         }
         return text;
-    }
-
-    private static String joinText(List<Part> parts) {
-        StringBuilder sb = new StringBuilder();
-        for (Part p : parts) {
-            if (sb.length() > 0) {
-                sb.append('\n');
-            }
-            sb.append(((Part.Text) p).text());
-        }
-        return sb.toString();
     }
 }
