@@ -30,12 +30,9 @@ public final class ChatUsage {
             return Usage.UNKNOWN;
         }
         F.object(usage, "usage");
-        Long prompt = count(usage, "prompt_tokens", "usage", report);
-        Long completion = count(usage, "completion_tokens", "usage", report);
-        Long total = count(usage, "total_tokens", "usage", report);
-        UsageTotal counts = UsageTotal.reconcile(prompt, completion, total, "prompt_tokens", "completion_tokens", report);
-        prompt = counts.in();
-        completion = counts.out();
+        UsageTotal counts = UsageTotal.read(usage, "prompt_tokens", "completion_tokens", report);
+        Long prompt = counts.in();
+        Long completion = counts.out();
         JsonNode promptDetails = details(usage, "prompt_tokens_details");
         JsonNode completionDetails = details(usage, "completion_tokens_details");
         Long cached = first(report, promptDetails, "cached_tokens", usage, "cached_tokens", usage, "prompt_cache_hit_tokens");
@@ -90,11 +87,6 @@ public final class ChatUsage {
     }
 
     private static Long count(JsonNode node, String name, String path, ConversionReport report) {
-        Long v = F.optLong(node, name, path);
-        if (v != null && v < 0) {
-            report.note(LossKey.USAGE_NEGATIVE_COUNTS, path + "." + name);
-            return 0L;
-        }
-        return v;
+        return UsageTotal.count(node, name, path, report);
     }
 }

@@ -59,12 +59,9 @@ public final class ResponsesUsage {
             return Usage.UNKNOWN;
         }
         F.object(usage, "usage");
-        Long input = count(usage, "input_tokens", "usage", report);
-        Long output = count(usage, "output_tokens", "usage", report);
-        Long total = count(usage, "total_tokens", "usage", report);
-        UsageTotal counts = UsageTotal.reconcile(input, output, total, "input_tokens", "output_tokens", report);
-        input = counts.in();
-        output = counts.out();
+        UsageTotal counts = UsageTotal.read(usage, "input_tokens", "output_tokens", report);
+        Long input = counts.in();
+        Long output = counts.out();
         Long cached = detail(usage, "input_tokens_details", "cached_tokens", report);
         Long reasoning = detail(usage, "output_tokens_details", "reasoning_tokens", report);
         if (cached != null && input != null) {
@@ -86,11 +83,6 @@ public final class ResponsesUsage {
     }
 
     private static Long count(JsonNode node, String name, String path, ConversionReport report) {
-        Long v = F.optLong(node, name, path);
-        if (v != null && v < 0) {
-            report.note(LossKey.USAGE_NEGATIVE_COUNTS, path + "." + name);
-            return 0L;
-        }
-        return v;
+        return UsageTotal.count(node, name, path, report);
     }
 }
