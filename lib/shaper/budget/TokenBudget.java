@@ -3,7 +3,6 @@ package shaper.budget;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -38,7 +37,7 @@ import shaper.usage.TokenUsage;
  * raised by a header), and a {@code 429}/{@code 529}
  * {@code retry-after} holds the whole queue until then. Everything below is guarded by {@link #lock},
  * held for O(buckets) bookkeeping only; tickets park on their own conditions; time comes from the
- * injected {@link TimeSource}.
+ * injected {@link TimeSource}. The buckets and the hold live in {@link BudgetBuckets}.
  */
 public final class TokenBudget {
     /** The label of waits caused by a {@code retry-after} hold rather than a bucket. */
@@ -52,18 +51,15 @@ public final class TokenBudget {
     private final Map<String, LongAdder> waits = new ConcurrentHashMap<>();
 
     // Guarded by lock.
-    private final Map<RateLimitKind, TokenBucket> buckets = new EnumMap<>(RateLimitKind.class);
+    private final BudgetBuckets buckets;
     private final ArrayDeque<BudgetTicket> queue = new ArrayDeque<>();
-    private long holdUntil;
-    private boolean holding;
     private TimeSource.Cancellable timer;
 
     public TokenBudget(String name, BudgetConfig config, TimeSource time) {
         this.name = Objects.requireNonNull(name, "name");
         this.time = Objects.requireNonNull(time, "time");
         this.fromHeaders = config.fromHeaders();
-        long now = time.nanoTime();
-        config.statics().forEach((kind, perMinute) -> buckets.put(kind, new TokenBucket(perMinute, now)));
+        this.buckets = new BudgetBuckets(config, time.nanoTime());
     }
 
     public String name() {
@@ -84,18 +80,18 @@ public final class TokenBudget {
         lock.lock();
         try {
             long now = time.nanoTime();
-            String blocker = blocker(cost, now);
+            String blocker = buckets.blocker(cost, now);
             if (queue.isEmpty() && blocker == null) {
-                take(cost, now);
+                buckets.take(cost, now);
                 return new BudgetTicket(this, cost, true, null);
             }
             if (maxDepth > 0 && queue.size() >= maxDepth) {
                 // the head gets its tokens first: room comes when its wait is over
                 Cost head = queue.isEmpty() ? cost : queue.peekFirst().cost;
-                long wait = holding && now < holdUntil ? Math.max(holdUntil - now, wouldWaitLocked(head, now)) : wouldWaitLocked(head, now);
+                long wait = buckets.wouldWait(head, now);
                 throw new QueueFullException(name, queue.size(), maxDepth, Duration.ofNanos(wait));
             }
-            String reason = blocker != null ? blocker : blocker(queue.peekFirst().cost, now);
+            String reason = blocker != null ? blocker : buckets.blocker(queue.peekFirst().cost, now);
             BudgetTicket t = new BudgetTicket(this, cost, false, reason == null ? RateLimitKind.TOKENS.word() : reason);
             waits.computeIfAbsent(t.waitingFor(), k -> new LongAdder()).increment();
             queue.addLast(t);
@@ -169,10 +165,10 @@ public final class TokenBudget {
         lock.lock();
         try {
             long now = time.nanoTime();
-            if (!queue.isEmpty() || blocker(cost, now) != null) {
+            if (!queue.isEmpty() || buckets.blocker(cost, now) != null) {
                 return null;
             }
-            take(cost, now);
+            buckets.take(cost, now);
             return new BudgetPermit(this, cost);
         } finally {
             lock.unlock();
@@ -186,21 +182,9 @@ public final class TokenBudget {
      */
     public void settle(Cost estimate, TokenUsage actual) {
         estimator.learn(estimate, actual);
-        boolean none = actual.source() == TokenUsage.Source.NONE;
         lock.lock();
         try {
-            long now = time.nanoTime();
-            buckets.forEach((kind, bucket) -> {
-                long used = none ? 0 : switch (kind) {
-                    case REQUESTS -> 1;
-                    case TOKENS -> actual.allInput() + actual.output();
-                    case INPUT_TOKENS -> actual.input() + actual.cacheWrite(); // cache reads do not count toward ITPM
-                    case OUTPUT_TOKENS -> actual.output();
-                };
-                if (kind != RateLimitKind.REQUESTS) {
-                    bucket.adjust(used - estimate.of(kind), now);
-                }
-            });
+            buckets.settle(estimate, actual, time.nanoTime());
             pump();
         } finally {
             lock.unlock();
@@ -214,24 +198,7 @@ public final class TokenBudget {
         }
         lock.lock();
         try {
-            long now = time.nanoTime();
-            o.readings().forEach((kind, r) -> {
-                TokenBucket b = buckets.get(kind);
-                if (b == null && r.limit() >= 1) {
-                    b = new TokenBucket(r.limit(), now);
-                    buckets.put(kind, b);
-                }
-                if (b != null) {
-                    b.restate(r.limit(), r.remaining(), now);
-                }
-            });
-            o.retryUntil().ifPresent(until -> {
-                long at = now + Math.max(0, Duration.between(wallNow, until).toNanos());
-                if (!holding || at > holdUntil) {
-                    holdUntil = at;
-                    holding = true;
-                }
-            });
+            buckets.restate(o, wallNow, time.nanoTime());
             pump();
         } finally {
             lock.unlock();
@@ -242,12 +209,7 @@ public final class TokenBudget {
     public Duration wouldWait(Cost cost) {
         lock.lock();
         try {
-            long now = time.nanoTime();
-            long wait = holding ? Math.max(0, holdUntil - now) : 0;
-            for (Map.Entry<RateLimitKind, TokenBucket> e : buckets.entrySet()) {
-                wait = Math.max(wait, e.getValue().nanosUntil(cost.of(e.getKey()), now));
-            }
-            return Duration.ofNanos(wait);
+            return Duration.ofNanos(buckets.wouldWait(cost, time.nanoTime()));
         } finally {
             lock.unlock();
         }
@@ -257,10 +219,7 @@ public final class TokenBudget {
     public Map<RateLimitKind, Double> levels() {
         lock.lock();
         try {
-            long now = time.nanoTime();
-            Map<RateLimitKind, Double> out = new LinkedHashMap<>();
-            buckets.forEach((kind, b) -> out.put(kind, b.level(now)));
-            return out;
+            return buckets.levels(time.nanoTime());
         } finally {
             lock.unlock();
         }
@@ -289,52 +248,22 @@ public final class TokenBudget {
 
     // ---- transitions; callers hold the lock ----
 
-    /** What keeps {@code cost} from being taken now: {@link #HOLD}, a kind's word, or null when it fits. */
-    private String blocker(Cost cost, long now) {
-        if (holding && now < holdUntil) {
-            return HOLD;
-        }
-        holding = holding && now < holdUntil;
-        RateLimitKind worst = null;
-        long longest = 0;
-        for (Map.Entry<RateLimitKind, TokenBucket> e : buckets.entrySet()) {
-            long w = e.getValue().nanosUntil(cost.of(e.getKey()), now);
-            if (w > longest) {
-                longest = w;
-                worst = e.getKey();
-            }
-        }
-        return worst == null ? null : worst.word();
-    }
-
-    private void take(Cost cost, long now) {
-        buckets.forEach((kind, b) -> b.take(cost.of(kind), now));
-    }
-
     /** Grants heads while they fit; otherwise wakes the queue when the head's wait is over. */
     void pump() {
         long now = time.nanoTime();
         while (!queue.isEmpty()) {
             BudgetTicket head = queue.peekFirst();
-            String blocker = blocker(head.cost, now);
+            String blocker = buckets.blocker(head.cost, now);
             if (blocker != null) {
                 head.waitFor(blocker);
-                long wait = blocker.equals(HOLD) ? holdUntil - now : wouldWaitLocked(head.cost, now);
+                long wait = buckets.waitFor(blocker, head.cost, now);
                 schedule(Math.max(1_000_000, wait));
                 return;
             }
             queue.pollFirst();
-            take(head.cost, now);
+            buckets.take(head.cost, now);
             head.granted();
         }
-    }
-
-    private long wouldWaitLocked(Cost cost, long now) {
-        long wait = 0;
-        for (Map.Entry<RateLimitKind, TokenBucket> e : buckets.entrySet()) {
-            wait = Math.max(wait, e.getValue().nanosUntil(cost.of(e.getKey()), now));
-        }
-        return wait;
     }
 
     private void schedule(long nanos) {
@@ -365,8 +294,7 @@ public final class TokenBudget {
 
     /** A granted ticket was cancelled before it was claimed: its cost goes back unused. */
     void returnUnused(Cost cost) {
-        long now = time.nanoTime();
-        buckets.forEach((kind, b) -> b.adjust(-cost.of(kind), now));
+        buckets.giveBack(cost, time.nanoTime());
         pump();
     }
 }

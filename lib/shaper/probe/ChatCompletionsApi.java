@@ -77,7 +77,7 @@ final class ChatCompletionsApi {
         JsonNode messages = body.path("messages");
         JsonNode last = messages.get(messages.size() - 1);
         int prompt = promptTokens(body);
-        String lastText = text(last.path("content"));
+        String lastText = ContentText.of(last.path("content"));
         if (last.path("role").asText().equals("tool")) {
             return new Turn(null, MessagesReply.chunks("tool said: " + lastText.strip()), null, null, prompt);
         }
@@ -198,17 +198,6 @@ final class ChatCompletionsApi {
         return false;
     }
 
-    /** Message content as text: a string, or the text parts of an array joined. */
-    private static String text(JsonNode content) {
-        if (content.isTextual()) {
-            return content.asText();
-        }
-        StringBuilder sb = new StringBuilder();
-        for (JsonNode part : content) {
-            sb.append(part.path("text").asText(""));
-        }
-        return sb.toString();
-    }
 
     private static List<String> split(String s, int parts) {
         List<String> out = new ArrayList<>();

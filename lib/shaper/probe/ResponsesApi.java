@@ -74,7 +74,7 @@ final class ResponsesApi {
         if (last.path("type").asText().equals("function_call_output")) {
             return new Turn(null, MessagesReply.chunks("tool said: " + last.path("output").asText().strip()), null, false, tokens);
         }
-        String text = text(last.path("content"));
+        String text = ContentText.of(last.path("content"));
         String reasoning = text.contains("[[reason]]") ? ChatCompletionsApi.REASONING : null;
         boolean dataOnly = text.contains("[[dataonly]]");
         int at = text.indexOf("[[bash:");
@@ -212,16 +212,5 @@ final class ResponsesApi {
             }
         }
         return false;
-    }
-
-    private static String text(JsonNode content) {
-        if (content.isTextual()) {
-            return content.asText();
-        }
-        StringBuilder sb = new StringBuilder();
-        for (JsonNode part : content) {
-            sb.append(part.path("text").asText(""));
-        }
-        return sb.toString();
     }
 }

@@ -4,6 +4,7 @@ import java.util.Iterator;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Typed reads of JSON members with errors that name the field path. {@link #only} is the strict
@@ -21,6 +22,20 @@ public final class JsonFields {
     public static final JsonFields CLIENT = new JsonFields(false);
     /** Reads of an upstream response. */
     public static final JsonFields UPSTREAM = new JsonFields(true);
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** A whole body that must be one JSON object (named {@code path} in errors); every decoder starts here. */
+    public JsonNode parseObject(byte[] body, String path) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(body);
+        } catch (java.io.IOException e) {
+            throw upstream ? new TranscodeException.UpstreamWire("upstream returned a body that is not valid JSON")
+                    : new TranscodeException.Invalid("request body is not valid JSON");
+        }
+        return object(root, path);
+    }
 
     /** Every member of {@code node} must be in {@code allowed}. */
     public void only(JsonNode node, String path, Set<String> allowed) {

@@ -12,15 +12,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import shaper.transcode.ChatCapability;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.LossKey;
-import shaper.transcode.Protocol;
 import shaper.transcode.TranscodeMapping;
 import shaper.transcode.ir.Conversation;
-import shaper.transcode.ir.OutputFormat;
 import shaper.transcode.ir.Part;
-import shaper.transcode.ir.Reasoning;
 import shaper.transcode.ir.Role;
-import shaper.transcode.ir.ToolChoice;
-import shaper.transcode.ir.ToolSpec;
 import shaper.transcode.ir.Turn;
 
 /**
@@ -60,9 +55,9 @@ public final class ChatRequestRenderer {
                 report.loss(LossKey.STOP_SEQUENCES, "stop_sequences");
             }
         }
-        tools(c, m, out, report);
-        reasoning(c.reasoning(), m, out, report);
-        format(c.format(), m, out, report);
+        ChatRequestControls.tools(c, m, out, report);
+        ChatRequestControls.reasoning(c.reasoning(), m, out, report);
+        ChatRequestControls.format(c.format(), m, out, report);
         if (c.stream()) {
             out.put("stream", true);
             out.putObject("stream_options").put("include_usage", true);
@@ -86,7 +81,7 @@ public final class ChatRequestRenderer {
                     report.loss(LossKey.DEVELOPER_ROLE, t.path());
                 }
                 if (positional || developer) {
-                    messages.addObject().put("role", developer ? "developer" : "system").put("content", joinText(t.parts()));
+                    messages.addObject().put("role", developer ? "developer" : "system").put("content", Part.joinText(t.parts()));
                     continue;
                 }
                 if (dialogSeen) {
@@ -94,7 +89,7 @@ public final class ChatRequestRenderer {
                 } else if (!system.isEmpty() || t.parts().size() > 1) {
                     report.note(LossKey.MID_CONVERSATION_SYSTEM, t.path());
                 }
-                system.add(joinText(t.parts()));
+                system.add(Part.joinText(t.parts()));
                 continue;
             }
             dialogSeen = true;
@@ -209,106 +204,5 @@ public final class ChatRequestRenderer {
             text = TOOL_ERROR_PREFIX + text;
         }
         return text;
-    }
-
-    private static void tools(Conversation c, TranscodeMapping m, ObjectNode out, ConversionReport report) {
-        if (!c.tools().isEmpty()) {
-            ArrayNode tools = out.putArray("tools");
-            for (ToolSpec t : c.tools()) {
-                ObjectNode fn = tools.addObject().put("type", "function").putObject("function");
-                fn.put("name", t.name());
-                if (t.description() != null) {
-                    fn.put("description", t.description());
-                }
-                fn.set("parameters", t.parameters());
-                if (t.strict() != null) {
-                    fn.put("strict", t.strict());
-                }
-            }
-        }
-        if (c.toolChoice() != null) {
-            switch (c.toolChoice()) {
-                case ToolChoice.Auto a -> out.put("tool_choice", "auto");
-                case ToolChoice.None n -> out.put("tool_choice", "none");
-                case ToolChoice.Required r -> out.put("tool_choice", "required");
-                case ToolChoice.Named n -> out.putObject("tool_choice").put("type", "function").putObject("function").put("name", n.name());
-            }
-        }
-        if (c.parallelTools() != null) {
-            if (!m.has(ChatCapability.PARALLEL_TOOL_CALLS)) {
-                report.loss(LossKey.PARALLEL_TOOL_CALLS, "tool_choice.disable_parallel_tool_use");
-            } else if (!c.tools().isEmpty()) {
-                // OpenAI rejects parallel_tool_calls on a request without tools.
-                out.put("parallel_tool_calls", c.parallelTools());
-            }
-        }
-    }
-
-    private static void reasoning(Reasoning r, TranscodeMapping m, ObjectNode out, ConversionReport report) {
-        switch (r) {
-            case Reasoning.Unspecified u -> {
-            }
-            case Reasoning.Adaptive a -> {
-                // the client delegated the decision to the model: the provider's default applies
-            }
-            case Reasoning.Disabled d -> report.note(LossKey.THINKING_DISABLED_ELIDED, "thinking");
-            case Reasoning.Budget b -> {
-                if (m.has(ChatCapability.REASONING_EFFORT)) {
-                    out.put("reasoning_effort", b.effort());
-                    report.note(LossKey.THINKING_BUDGET_MAPPED, "thinking.budget_tokens");
-                } else {
-                    report.loss(LossKey.REQUEST_REASONING, "thinking");
-                }
-            }
-            case Reasoning.Effort e -> {
-                if (m.has(ChatCapability.REASONING_EFFORT)) {
-                    out.put("reasoning_effort", e.effort());
-                } else {
-                    report.loss(LossKey.REQUEST_REASONING, e.path());
-                }
-            }
-        }
-    }
-
-    /** A structured-output format as {@code response_format}, under the {@code structured_outputs} capability. */
-    private static void format(OutputFormat f, TranscodeMapping m, ObjectNode out, ConversionReport report) {
-        if (f instanceof OutputFormat.Text) {
-            return;
-        }
-        if (!m.has(ChatCapability.STRUCTURED_OUTPUTS)) {
-            // a Messages client's output_config.format has always been one of its envelope controls
-            if (m.route().direction().client() == Protocol.MESSAGES) {
-                report.loss(LossKey.ANTHROPIC_CONTROLS, "output_config.format");
-            } else {
-                report.loss(LossKey.STRUCTURED_OUTPUT, "text.format");
-            }
-            return;
-        }
-        ObjectNode rf = out.putObject("response_format");
-        switch (f) {
-            case OutputFormat.Text t -> throw new IllegalStateException("handled above");
-            case OutputFormat.JsonObject j -> rf.put("type", "json_object");
-            case OutputFormat.JsonSchema s -> {
-                ObjectNode js = rf.put("type", "json_schema").putObject("json_schema").put("name", s.name());
-                if (s.description() != null) {
-                    js.put("description", s.description());
-                }
-                js.set("schema", s.schema());
-                if (s.strict() != null) {
-                    js.put("strict", s.strict());
-                }
-            }
-        }
-    }
-
-    private static String joinText(List<Part> parts) {
-        StringBuilder sb = new StringBuilder();
-        for (Part p : parts) {
-            if (sb.length() > 0) {
-                sb.append('\n');
-            }
-            sb.append(((Part.Text) p).text());
-        }
-        return sb.toString();
     }
 }

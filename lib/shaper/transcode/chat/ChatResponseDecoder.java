@@ -1,11 +1,9 @@
 package shaper.transcode.chat;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
@@ -23,7 +21,6 @@ import shaper.transcode.ir.Usage;
  * signature, for the client renderer to dispose of. Stateless and thread-safe.
  */
 public final class ChatResponseDecoder {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFields F = JsonFields.UPSTREAM;
 
     private ChatResponseDecoder() {
@@ -31,13 +28,7 @@ public final class ChatResponseDecoder {
 
     /** @throws TranscodeException.UpstreamWire when the body breaks the wire contract */
     public static Completion decode(byte[] body, List<String> requestedStops, ConversionReport report) {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(body);
-        } catch (IOException e) {
-            throw new TranscodeException.UpstreamWire("upstream returned a body that is not valid JSON");
-        }
-        F.object(root, "response");
+        JsonNode root = F.parseObject(body, "response");
         String id = F.optString(root, "id", "response");
         if (id == null || id.isEmpty()) {
             id = "chatcmpl-unknown";

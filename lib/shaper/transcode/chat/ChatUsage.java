@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
 import shaper.transcode.LossKey;
+import shaper.transcode.UsageTotal;
 import shaper.transcode.ir.Usage;
 
 /**
@@ -29,24 +30,9 @@ public final class ChatUsage {
             return Usage.UNKNOWN;
         }
         F.object(usage, "usage");
-        Long prompt = count(usage, "prompt_tokens", "usage", report);
-        Long completion = count(usage, "completion_tokens", "usage", report);
-        Long total = count(usage, "total_tokens", "usage", report);
-        if (total != null) {
-            if (prompt == null && completion == null) {
-                throw F.fail("usage: total_tokens without prompt_tokens and completion_tokens");
-            }
-            if (prompt == null || completion == null) {
-                report.note(LossKey.USAGE_TOTAL_DERIVED, "usage");
-                if (prompt == null) {
-                    prompt = Math.max(0, total - completion);
-                } else {
-                    completion = Math.max(0, total - prompt);
-                }
-            } else if (total != prompt + completion) {
-                report.note(LossKey.USAGE_TOTAL_MISMATCH, "usage.total_tokens");
-            }
-        }
+        UsageTotal counts = UsageTotal.read(usage, "prompt_tokens", "completion_tokens", report);
+        Long prompt = counts.in();
+        Long completion = counts.out();
         JsonNode promptDetails = details(usage, "prompt_tokens_details");
         JsonNode completionDetails = details(usage, "completion_tokens_details");
         Long cached = first(report, promptDetails, "cached_tokens", usage, "cached_tokens", usage, "prompt_cache_hit_tokens");
@@ -101,11 +87,6 @@ public final class ChatUsage {
     }
 
     private static Long count(JsonNode node, String name, String path, ConversionReport report) {
-        Long v = F.optLong(node, name, path);
-        if (v != null && v < 0) {
-            report.note(LossKey.USAGE_NEGATIVE_COUNTS, path + "." + name);
-            return 0L;
-        }
-        return v;
+        return UsageTotal.count(node, name, path, report);
     }
 }

@@ -5,6 +5,22 @@ import java.util.Objects;
 
 /** One piece of a turn's content. */
 public sealed interface Part {
+    /**
+     * The texts of {@code parts} (all {@link Text}; a system turn holds nothing else) joined by
+     * newlines: how a dialect with one system string carries a multi-part system turn. Shared by
+     * the Chat and Responses request renderers.
+     */
+    static String joinText(List<Part> parts) {
+        StringBuilder sb = new StringBuilder();
+        for (Part p : parts) {
+            if (sb.length() > 0) {
+                sb.append('\n');
+            }
+            sb.append(((Text) p).text());
+        }
+        return sb.toString();
+    }
+
     /** Plain text; may be empty. */
     record Text(String text) implements Part {
         public Text {

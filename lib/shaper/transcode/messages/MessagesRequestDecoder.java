@@ -1,12 +1,10 @@
 package shaper.transcode.messages;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
@@ -33,7 +31,6 @@ public final class MessagesRequestDecoder {
     /** The signature of thinking blocks the proxy synthesized from provider reasoning. */
     public static final String SYNTHETIC_SIGNATURE = "shaper-synth-thinking-1";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFields F = JsonFields.CLIENT;
     private static final Set<String> TOP = Set.of("model", "messages", "max_tokens", "system", "metadata", "stop_sequences", "stream",
             "temperature", "top_p", "top_k", "tools", "tool_choice", "thinking", "service_tier", "context_management", "output_config",
@@ -48,13 +45,7 @@ public final class MessagesRequestDecoder {
 
     /** @throws TranscodeException.Invalid for malformed input, {@link TranscodeException.Unsupported} for a rejected loss */
     public static Conversation decode(byte[] body, ConversionReport report) {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(body);
-        } catch (IOException e) {
-            throw new TranscodeException.Invalid("request body is not valid JSON");
-        }
-        F.object(root, "request");
+        JsonNode root = F.parseObject(body, "request");
         F.only(root, "request", TOP);
         String model = F.string(root, "model", "request");
         MessagesControls.envelope(root, report);

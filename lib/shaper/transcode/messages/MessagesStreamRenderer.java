@@ -10,15 +10,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import shaper.transcode.ConversionReport;
 import shaper.transcode.EventSink;
-import shaper.transcode.LossKey;
 import shaper.transcode.ReasoningDisposition;
+import shaper.transcode.StreamRendererBase;
 import shaper.transcode.TranscodeException;
 import shaper.transcode.TranscodeLimits;
-import shaper.transcode.chat.ChatUsage;
 import shaper.transcode.chat.ToolArguments;
 import shaper.transcode.ir.StopReason;
 import shaper.transcode.ir.StreamEvent;
-import shaper.transcode.ir.Usage;
 
 /**
  * Canonical stream events to the Anthropic event lifecycle:
@@ -38,7 +36,7 @@ import shaper.transcode.ir.Usage;
  * written as soon as it is produced; {@link #flushed} marks the end of one upstream frame.
  * One instance per stream; not thread-safe.
  */
-public final class MessagesStreamRenderer implements shaper.transcode.ClientStreamRenderer {
+public final class MessagesStreamRenderer extends StreamRendererBase {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private enum Kind { TEXT, THINKING, TOOL }
@@ -55,13 +53,6 @@ public final class MessagesStreamRenderer implements shaper.transcode.ClientStre
         }
     }
 
-    private final EventSink sink;
-    private final String clientModel;
-    private final ReasoningDisposition reasoning;
-    private final ConversionReport report;
-    private final int partBytes;
-
-    private boolean started;
     private String messageId = "msg_transcoded";
     private Kind live;
     private int liveToolIndex = -1;
@@ -70,69 +61,24 @@ public final class MessagesStreamRenderer implements shaper.transcode.ClientStre
     private final Map<Integer, Held> heldTools = new LinkedHashMap<>();
     private final StringBuilder heldText = new StringBuilder();
     private final List<Integer> seenTools = new ArrayList<>();
-    private StopReason stop;
     private String stopSequence;
-    private Usage usage = Usage.UNKNOWN;
-    private boolean terminated;
-    private boolean reasoningLossRecorded;
     private String streamId = "stream";
 
     public MessagesStreamRenderer(EventSink sink, String clientModel, ReasoningDisposition reasoning, ConversionReport report,
                                   TranscodeLimits limits) {
-        this.sink = sink;
-        this.clientModel = clientModel;
-        this.reasoning = reasoning;
-        this.report = report;
-        this.partBytes = limits.partBytes();
+        super(sink, clientModel, reasoning, report, limits);
     }
 
-    /** Whether the stream has reached its one terminal (success or error). */
-    public boolean terminated() {
-        return terminated;
+    @Override
+    protected void started(String upstreamId) {
+        streamId = upstreamId;
+        messageId = MessagesUsage.messageId(upstreamId);
+        start();
     }
 
-    /** Whether any event has been written. */
-    public boolean started() {
-        return started;
-    }
-
-    public void accept(StreamEvent e) {
-        if (terminated) {
-            return;
-        }
-        switch (e) {
-            case StreamEvent.Started s -> {
-                streamId = s.id();
-                messageId = MessagesUsage.messageId(s.id());
-                start();
-            }
-            case StreamEvent.TextDelta t -> text(t.text());
-            case StreamEvent.ReasoningDelta r -> reasoning(r.text());
-            case StreamEvent.ToolCallDelta d -> tool(d);
-            case StreamEvent.Finished f -> finish(f);
-            case StreamEvent.UsageReport u -> usage = ChatUsage.merge(usage, u.usage());
-            case StreamEvent.Done d -> done();
-        }
-    }
-
-    /** The end of one upstream frame: what it produced goes to the client now. */
-    public void flushed() {
-        sink.flush();
-    }
-
-    /**
-     * The upstream stream ended. After a finish reason without {@code [DONE]} the held terminal is
-     * released (a note); before any finish reason the stream was cut: an upstream failure.
-     */
-    public void endOfStream() {
-        if (terminated) {
-            return;
-        }
-        if (stop == null) {
-            throw new TranscodeException.UpstreamWire("upstream stream ended before a finish reason");
-        }
-        report.note(LossKey.MISSING_STREAM_SENTINEL, "stream");
-        terminal();
+    @Override
+    protected String doneBeforeFinish() {
+        return "upstream stream sent [DONE] before a finish reason";
     }
 
     /** Ends the stream with one {@code error} event (never {@code message_stop}). */
@@ -160,7 +106,8 @@ public final class MessagesStreamRenderer implements shaper.transcode.ClientStre
         emit("message_start", root);
     }
 
-    private void text(String text) {
+    @Override
+    protected void text(String text) {
         if (stop != null) {
             return;
         }
@@ -176,34 +123,22 @@ public final class MessagesStreamRenderer implements shaper.transcode.ClientStre
         delta(MAPPER.createObjectNode().put("type", "text_delta").put("text", text));
     }
 
-    private void reasoning(String text) {
-        if (stop != null) {
+    @Override
+    protected void thinking(String text) {
+        start();
+        if (live == Kind.TOOL) {
+            hold(heldText, text); // reasoning after a tool call has begun: kept as held text, in order
             return;
         }
-        switch (reasoning) {
-            case TEXT -> text(text);
-            case DROP -> {
-                if (!reasoningLossRecorded) {
-                    reasoningLossRecorded = true;
-                    report.loss(LossKey.PROVIDER_REASONING_TEXT, "delta.reasoning_content");
-                }
-            }
-            case THINKING -> {
-                start();
-                if (live == Kind.TOOL) {
-                    hold(heldText, text); // reasoning after a tool call has begun: kept as held text, in order
-                    return;
-                }
-                if (live != Kind.THINKING) {
-                    closeLive();
-                    open(Kind.THINKING, MAPPER.createObjectNode().put("type", "thinking").put("thinking", "").put("signature", ""));
-                }
-                delta(MAPPER.createObjectNode().put("type", "thinking_delta").put("thinking", text));
-            }
+        if (live != Kind.THINKING) {
+            closeLive();
+            open(Kind.THINKING, MAPPER.createObjectNode().put("type", "thinking").put("thinking", "").put("signature", ""));
         }
+        delta(MAPPER.createObjectNode().put("type", "thinking_delta").put("thinking", text));
     }
 
-    private void tool(StreamEvent.ToolCallDelta d) {
+    @Override
+    protected void tool(StreamEvent.ToolCallDelta d) {
         if (stop != null) {
             return;
         }
@@ -240,7 +175,8 @@ public final class MessagesStreamRenderer implements shaper.transcode.ClientStre
         }
     }
 
-    private void finish(StreamEvent.Finished f) {
+    @Override
+    protected void finish(StreamEvent.Finished f) {
         if (stop != null) {
             return; // a repeated terminal chunk: the first finish reason counts
         }
@@ -275,14 +211,8 @@ public final class MessagesStreamRenderer implements shaper.transcode.ClientStre
         }
     }
 
-    private void done() {
-        if (stop == null) {
-            throw new TranscodeException.UpstreamWire("upstream stream sent [DONE] before a finish reason");
-        }
-        terminal();
-    }
-
-    private void terminal() {
+    @Override
+    protected void terminal() {
         ObjectNode delta = MAPPER.createObjectNode().put("type", "message_delta");
         ObjectNode d = delta.putObject("delta").put("stop_reason", MessagesUsage.stopReason(stop));
         if (stopSequence != null) {
@@ -344,13 +274,6 @@ public final class MessagesStreamRenderer implements shaper.transcode.ClientStre
             throw new TranscodeException.UpstreamWire("upstream tool call " + d.index() + " started without a function name");
         }
         return d.name();
-    }
-
-    private void hold(StringBuilder buffer, String text) {
-        if ((long) buffer.length() + text.length() > partBytes) {
-            throw new TranscodeException.UpstreamWire("upstream streamed part exceeds " + partBytes + " bytes of held state");
-        }
-        buffer.append(text);
     }
 
     private void emit(String name, ObjectNode json) {

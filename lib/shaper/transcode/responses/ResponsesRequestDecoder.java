@@ -1,12 +1,10 @@
 package shaper.transcode.responses;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import shaper.transcode.ConversionReport;
 import shaper.transcode.FlatToolNames;
@@ -36,7 +34,6 @@ public final class ResponsesRequestDecoder {
     /** Rejected under every loss policy. */
     public static final Set<String> ALWAYS_ERRORS = Set.of("background", "max_tool_calls", "prompt", "safety_identifier", "status");
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFields F = JsonFields.CLIENT;
     private static final Set<String> TOP = Set.of("model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls",
             "max_output_tokens", "temperature", "top_p", "stream", "stream_options", "store", "reasoning", "text", "include", "metadata",
@@ -55,13 +52,7 @@ public final class ResponsesRequestDecoder {
 
     /** @throws TranscodeException.Invalid for malformed input, {@link TranscodeException.Unsupported} for a rejected loss */
     public static Decoded decode(byte[] body, ConversionReport report) {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(body);
-        } catch (IOException e) {
-            throw new TranscodeException.Invalid("request body is not valid JSON");
-        }
-        F.object(root, "request");
+        JsonNode root = F.parseObject(body, "request");
         F.only(root, "request", TOP);
         for (String name : ALWAYS_ERRORS) {
             if (present(root.get(name)) && !(name.equals("background") && root.get(name).isBoolean() && !root.get(name).asBoolean())) {

@@ -47,11 +47,11 @@ public final class ResponsesRequestRenderer {
                 leading = false;
                 turn(t, input, report);
             } else if (leading && !out.has("instructions")) {
-                out.put("instructions", text(t.parts()));
+                out.put("instructions", Part.joinText(t.parts()));
             } else {
                 // Responses takes system and developer messages anywhere in input: the turn keeps its place
                 input.addObject().put("type", "message").put("role", t.role() == Role.DEVELOPER ? "developer" : "system")
-                        .putArray("content").addObject().put("type", "input_text").put("text", text(t.parts()));
+                        .putArray("content").addObject().put("type", "input_text").put("text", Part.joinText(t.parts()));
             }
         }
         out.set("input", input);
@@ -217,16 +217,5 @@ public final class ResponsesRequestRenderer {
         if (c.parallelTools() != null && !c.tools().isEmpty()) {
             out.put("parallel_tool_calls", c.parallelTools());
         }
-    }
-
-    private static String text(List<Part> parts) {
-        StringBuilder sb = new StringBuilder();
-        for (Part p : parts) {
-            if (sb.length() > 0) {
-                sb.append('\n');
-            }
-            sb.append(((Part.Text) p).text());
-        }
-        return sb.toString();
     }
 }

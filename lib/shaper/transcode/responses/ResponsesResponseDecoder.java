@@ -1,11 +1,9 @@
 package shaper.transcode.responses;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
@@ -24,7 +22,6 @@ import shaper.transcode.ir.Usage;
  * Stateless and thread-safe.
  */
 public final class ResponsesResponseDecoder {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFields F = JsonFields.UPSTREAM;
 
     private ResponsesResponseDecoder() {
@@ -32,13 +29,7 @@ public final class ResponsesResponseDecoder {
 
     /** @throws TranscodeException.UpstreamWire when the body breaks the wire contract */
     public static Completion decode(byte[] body, ConversionReport report) {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(body);
-        } catch (IOException e) {
-            throw new TranscodeException.UpstreamWire("upstream returned a body that is not valid JSON");
-        }
-        F.object(root, "response");
+        JsonNode root = F.parseObject(body, "response");
         String id = F.optString(root, "id", "response");
         JsonNode output = F.array(root.get("output"), "response.output");
         List<Part> content = new ArrayList<>();

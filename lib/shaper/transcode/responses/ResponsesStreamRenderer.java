@@ -11,14 +11,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.EventSink;
 import shaper.transcode.FlatToolNames;
-import shaper.transcode.LossKey;
 import shaper.transcode.ReasoningDisposition;
+import shaper.transcode.StreamRendererBase;
 import shaper.transcode.TranscodeException;
 import shaper.transcode.TranscodeLimits;
-import shaper.transcode.chat.ChatUsage;
-import shaper.transcode.ir.StopReason;
 import shaper.transcode.ir.StreamEvent;
-import shaper.transcode.ir.Usage;
 
 /**
  * Canonical stream events to the Responses event lifecycle:
@@ -42,7 +39,7 @@ import shaper.transcode.ir.Usage;
  * (the full text or arguments) is held per item, bounded by {@link TranscodeLimits#partBytes()}.
  * One instance per stream; not thread-safe.
  */
-public final class ResponsesStreamRenderer implements shaper.transcode.ClientStreamRenderer {
+public final class ResponsesStreamRenderer extends StreamRendererBase {
     private static final JsonNodeFactory N = JsonNodeFactory.instance;
     private static final int MAX_ITEMS = 256;
 
@@ -67,83 +64,32 @@ public final class ResponsesStreamRenderer implements shaper.transcode.ClientStr
         }
     }
 
-    private final EventSink sink;
-    private final String clientModel;
     private final long createdAt;
-    private final ReasoningDisposition reasoning;
     private final FlatToolNames names;
-    private final ConversionReport report;
-    private final int partBytes;
 
     private int sequence;
-    private boolean started;
-    private boolean terminated;
     private String responseId = "resp_transcoded";
     private final List<Item> items = new ArrayList<>();
     private final Map<Integer, Item> calls = new HashMap<>();
     private Item message;
     private Item thinking;
-    private StopReason stop;
-    private Usage usage = Usage.UNKNOWN;
-    private boolean reasoningLossRecorded;
 
     public ResponsesStreamRenderer(EventSink sink, String clientModel, long createdAt, ReasoningDisposition reasoning, FlatToolNames names,
                                    ConversionReport report, TranscodeLimits limits) {
-        this.sink = sink;
-        this.clientModel = clientModel;
+        super(sink, clientModel, reasoning, report, limits);
         this.createdAt = createdAt;
-        this.reasoning = reasoning;
         this.names = names;
-        this.report = report;
-        this.partBytes = limits.partBytes();
     }
 
-    public boolean started() {
-        return started;
+    @Override
+    protected void started(String upstreamId) {
+        responseId = ResponsesShapes.responseId(upstreamId);
+        start();
     }
 
-    public boolean terminated() {
-        return terminated;
-    }
-
-    public void accept(StreamEvent e) {
-        if (terminated) {
-            return;
-        }
-        switch (e) {
-            case StreamEvent.Started s -> {
-                responseId = ResponsesShapes.responseId(s.id());
-                start();
-            }
-            case StreamEvent.TextDelta t -> text(t.text());
-            case StreamEvent.ReasoningDelta r -> reasoning(r.text());
-            case StreamEvent.ToolCallDelta d -> tool(d);
-            case StreamEvent.Finished f -> finish(f.reason());
-            case StreamEvent.UsageReport u -> usage = ChatUsage.merge(usage, u.usage());
-            case StreamEvent.Done d -> {
-                if (stop == null) {
-                    throw new TranscodeException.UpstreamWire("upstream stream sent its end before a finish reason");
-                }
-                terminal();
-            }
-        }
-    }
-
-    /** The end of one upstream read: what it produced goes to the client now. */
-    public void flushed() {
-        sink.flush();
-    }
-
-    /** The upstream stream ended: after a finish reason the held terminal is released (a note), before one it was cut. */
-    public void endOfStream() {
-        if (terminated) {
-            return;
-        }
-        if (stop == null) {
-            throw new TranscodeException.UpstreamWire("upstream stream ended before a finish reason");
-        }
-        report.note(LossKey.MISSING_STREAM_SENTINEL, "stream");
-        terminal();
+    @Override
+    protected String doneBeforeFinish() {
+        return "upstream stream sent its end before a finish reason";
     }
 
     /** Ends the stream with one {@code response.failed} (after {@code response.created} if nothing was sent yet). */
@@ -168,7 +114,8 @@ public final class ResponsesStreamRenderer implements shaper.transcode.ClientStr
         emit("response.in_progress", N.objectNode().set("response", envelope("in_progress")));
     }
 
-    private void text(String text) {
+    @Override
+    protected void text(String text) {
         if (stop != null) {
             return;
         }
@@ -182,32 +129,20 @@ public final class ResponsesStreamRenderer implements shaper.transcode.ClientStr
         emit("response.output_text.delta", itemRef(message).put("content_index", 0).put("delta", text).set("logprobs", N.arrayNode()));
     }
 
-    private void reasoning(String text) {
-        if (stop != null) {
-            return;
+    @Override
+    protected void thinking(String text) {
+        start();
+        if (thinking == null) {
+            thinking = open(Kind.REASONING, "rs", null, null);
+            emit("response.content_part.added", itemRef(thinking).put("content_index", 0)
+                    .set("part", N.objectNode().put("type", "reasoning_text").put("text", "")));
         }
-        switch (reasoning) {
-            case TEXT -> text(text);
-            case DROP -> {
-                if (!reasoningLossRecorded) {
-                    reasoningLossRecorded = true;
-                    report.loss(LossKey.PROVIDER_REASONING_TEXT, "delta.reasoning_content");
-                }
-            }
-            case THINKING -> {
-                start();
-                if (thinking == null) {
-                    thinking = open(Kind.REASONING, "rs", null, null);
-                    emit("response.content_part.added", itemRef(thinking).put("content_index", 0)
-                            .set("part", N.objectNode().put("type", "reasoning_text").put("text", "")));
-                }
-                hold(thinking, text);
-                emit("response.reasoning_text.delta", itemRef(thinking).put("content_index", 0).put("delta", text));
-            }
-        }
+        hold(thinking, text);
+        emit("response.reasoning_text.delta", itemRef(thinking).put("content_index", 0).put("delta", text));
     }
 
-    private void tool(StreamEvent.ToolCallDelta d) {
+    @Override
+    protected void tool(StreamEvent.ToolCallDelta d) {
         if (stop != null) {
             return;
         }
@@ -228,7 +163,8 @@ public final class ResponsesStreamRenderer implements shaper.transcode.ClientStr
         }
     }
 
-    private void finish(StopReason reason) {
+    @Override
+    protected void finish(StreamEvent.Finished f) {
         if (stop != null) {
             return; // a repeated terminal chunk: the first finish reason counts
         }
@@ -236,10 +172,11 @@ public final class ResponsesStreamRenderer implements shaper.transcode.ClientStr
         for (Item item : items) {
             close(item);
         }
-        stop = reason;
+        stop = f.reason();
     }
 
-    private void terminal() {
+    @Override
+    protected void terminal() {
         ObjectNode r = envelope("completed");
         ResponsesShapes.finish(r, stop);
         ResponsesUsage.write(r, usage, report);
@@ -315,10 +252,7 @@ public final class ResponsesStreamRenderer implements shaper.transcode.ClientStr
     }
 
     private void hold(Item item, String text) {
-        if ((long) item.text.length() + text.length() > partBytes) {
-            throw new TranscodeException.UpstreamWire("upstream streamed part exceeds " + partBytes + " bytes of held state");
-        }
-        item.text.append(text);
+        hold(item.text, text);
     }
 
     private void emit(String type, ObjectNode body) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
 import shaper.transcode.LossKey;
+import shaper.transcode.UsageTotal;
 import shaper.transcode.ir.Usage;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,24 +59,9 @@ public final class ResponsesUsage {
             return Usage.UNKNOWN;
         }
         F.object(usage, "usage");
-        Long input = count(usage, "input_tokens", "usage", report);
-        Long output = count(usage, "output_tokens", "usage", report);
-        Long total = count(usage, "total_tokens", "usage", report);
-        if (total != null) {
-            if (input == null && output == null) {
-                throw F.fail("usage: total_tokens without input_tokens and output_tokens");
-            }
-            if (input == null || output == null) {
-                report.note(LossKey.USAGE_TOTAL_DERIVED, "usage");
-                if (input == null) {
-                    input = Math.max(0, total - output);
-                } else {
-                    output = Math.max(0, total - input);
-                }
-            } else if (total != input + output) {
-                report.note(LossKey.USAGE_TOTAL_MISMATCH, "usage.total_tokens");
-            }
-        }
+        UsageTotal counts = UsageTotal.read(usage, "input_tokens", "output_tokens", report);
+        Long input = counts.in();
+        Long output = counts.out();
         Long cached = detail(usage, "input_tokens_details", "cached_tokens", report);
         Long reasoning = detail(usage, "output_tokens_details", "reasoning_tokens", report);
         if (cached != null && input != null) {
@@ -97,11 +83,6 @@ public final class ResponsesUsage {
     }
 
     private static Long count(JsonNode node, String name, String path, ConversionReport report) {
-        Long v = F.optLong(node, name, path);
-        if (v != null && v < 0) {
-            report.note(LossKey.USAGE_NEGATIVE_COUNTS, path + "." + name);
-            return 0L;
-        }
-        return v;
+        return UsageTotal.count(node, name, path, report);
     }
 }
