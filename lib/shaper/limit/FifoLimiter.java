@@ -2,7 +2,6 @@ package shaper.limit;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A concurrency limiter with a weighted fair queue (FIFO within a priority class; one class = a plain
@@ -11,7 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * documentation for the admission diagram and guarantees.
  *
  * <p>Where each slot is lives in a {@link SlotLedger}; it, the queue and the adaptive limit are
- * guarded by one lock held only for O(classes) bookkeeping; waiting happens on per-waiter
+ * guarded by one {@link LimiterLock} held only for O(classes) bookkeeping; waiting happens on per-waiter
  * conditions and delayed work on the {@link TimeSource}'s timer.
  */
 public final class FifoLimiter implements Limiter {
@@ -26,13 +25,12 @@ public final class FifoLimiter implements Limiter {
     private volatile Duration headroomWindow;
     private final AdaptiveConcurrency adaptiveSettings;
     final TimeSource time;
-    final ReentrantLock lock = new ReentrantLock();
+    final LimiterLock lock = new LimiterLock();
 
     // Guarded by lock.
     private final FairQueue queue = new FairQueue();
     private final AdaptiveLimit adaptive;
     private final SlotLedger slots;
-    private long headroomEpoch;
     private TimeSource.Cancellable headroomTimer;
 
     /** A limiter with a fixed limit; see {@link #FifoLimiter(String, int, Duration, Duration, TimeSource, AdaptiveConcurrency)}. */
@@ -51,10 +49,7 @@ public final class FifoLimiter implements Limiter {
     public FifoLimiter(String name, int limit, Duration releaseCooldown, Duration headroomWindow, TimeSource time,
             AdaptiveConcurrency adaptive) {
         this.name = Objects.requireNonNull(name, "name");
-        if (limit < 1) {
-            throw new IllegalArgumentException("limiter \"" + name + "\": concurrency must be >= 1, got " + limit);
-        }
-        this.limit = limit;
+        this.limit = requireLimit(limit);
         this.releaseCooldown = Durations.requireNonNegative(releaseCooldown, "releaseCooldown");
         this.headroomWindow = Durations.requireNonNegative(headroomWindow, "headroomWindow");
         this.time = Objects.requireNonNull(time, "time");
@@ -79,26 +74,26 @@ public final class FifoLimiter implements Limiter {
      * @param limit concurrency, at least 1
      */
     public void reconfigure(int limit, Duration releaseCooldown, Duration headroomWindow) {
-        if (limit < 1) {
-            throw new IllegalArgumentException("limiter \"" + name + "\": concurrency must be >= 1, got " + limit);
-        }
+        requireLimit(limit);
         Durations.requireNonNegative(releaseCooldown, "releaseCooldown");
         Durations.requireNonNegative(headroomWindow, "headroomWindow");
-        lock.lock();
-        try {
+        lock.run(() -> {
             this.releaseCooldown = releaseCooldown;
             this.headroomWindow = headroomWindow;
             this.limit = limit;
             slots.resize(limit);
-            int target = limit;
             if (adaptive != null) {
                 adaptive.ceiling(limit);
-                target = adaptive.limit();
             }
-            applyLimit(target);
-        } finally {
-            lock.unlock();
+            applyLimit(adaptive == null ? limit : adaptive.limit());
+        });
+    }
+
+    private int requireLimit(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limiter \"" + name + "\": concurrency must be >= 1, got " + limit);
         }
+        return limit;
     }
 
     /** The configured concurrency (the ceiling of an adaptive limit). */
@@ -146,12 +141,7 @@ public final class FifoLimiter implements Limiter {
 
     @Override
     public Permit tryAcquire() {
-        lock.lock();
-        try {
-            return takeIdle();
-        } finally {
-            lock.unlock();
-        }
+        return lock.get(this::takeIdle);
     }
 
     /**
@@ -164,44 +154,36 @@ public final class FifoLimiter implements Limiter {
         if (headroomWindow.isZero()) {
             return;
         }
-        lock.lock();
-        try {
+        lock.run(() -> {
             if (slots.current() <= 1) {
                 return;
             }
-            slots.withholdOne();
+            long window = slots.withholdOne();
             if (headroomTimer != null) {
                 headroomTimer.cancel();
             }
-            long epoch = ++headroomEpoch;
-            headroomTimer = time.schedule(headroomWindow, () -> endHeadroom(epoch));
-        } finally {
-            lock.unlock();
-        }
+            headroomTimer = time.schedule(headroomWindow, () -> lock.run(() -> {
+                if (slots.endHeadroom(window)) {
+                    slotReturned();
+                }
+            }));
+        });
     }
 
     /** The current counts; O(classes), never waits for waiters. */
     @Override
     public LimiterSnapshot snapshot() {
-        lock.lock();
-        try {
+        return lock.get(() -> {
             Waiter oldest = queue.oldest();
             Duration age = oldest == null ? Duration.ZERO : Duration.ofNanos(Math.max(0, time.nanoTime() - oldest.enqueuedAt));
             return new LimiterSnapshot(name, limit, slots.effective(), slots.inUse, slots.cooling, slots.idle,
                     queue.size(), age);
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     @Override
     public LimiterView view() {
-        lock.lock();
-        try {
-            return new LimiterView(snapshot(), slots.held, queue.queuedByClass());
-        } finally {
-            lock.unlock();
-        }
+        return lock.get(() -> new LimiterView(snapshot(), slots.held, queue.queuedByClass()));
     }
 
     @Override
@@ -235,26 +217,22 @@ public final class FifoLimiter implements Limiter {
         if (adaptive == null) {
             return;
         }
-        LimitChange change = null;
-        lock.lock();
-        try {
+        LimitChange change = lock.get(() -> {
             int before = adaptive.limit();
             String reason = adaptive.onSample(g.epoch, queue.size() > 0 || slots.idle == 0, sample, time.nanoTime());
-            if (reason != null) {
-                applyLimit(adaptive.limit());
-                change = new LimitChange(name, before, adaptive.limit(), reason);
+            if (reason == null) {
+                return null;
             }
-        } finally {
-            lock.unlock();
-        }
+            applyLimit(adaptive.limit());
+            return new LimitChange(name, before, adaptive.limit(), reason);
+        });
         if (change != null) {
             adaptiveSettings.onChange().accept(change);
         }
     }
 
     void release(Grant g, Duration hold) {
-        lock.lock();
-        try {
+        lock.run(() -> {
             if (!g.markReleased()) {
                 return;
             }
@@ -262,21 +240,12 @@ public final class FifoLimiter implements Limiter {
                 endHold();
             } else {
                 slots.held++;
-                time.schedule(hold, this::endHoldLocking);
+                time.schedule(hold, () -> lock.run(() -> {
+                    slots.held--;
+                    endHold();
+                }));
             }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void endHoldLocking() {
-        lock.lock();
-        try {
-            slots.held--;
-            endHold();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     private void endHold() {
@@ -285,32 +254,10 @@ public final class FifoLimiter implements Limiter {
             slotReturned();
         } else {
             slots.cooling++;
-            time.schedule(releaseCooldown, this::endCooldown);
-        }
-    }
-
-    private void endCooldown() {
-        lock.lock();
-        try {
-            slots.cooling--;
-            slotReturned();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void endHeadroom(long epoch) {
-        lock.lock();
-        try {
-            if (epoch != headroomEpoch) {
-                return;
-            }
-            headroomTimer = null;
-            if (slots.restoreWithheld()) {
+            time.schedule(releaseCooldown, () -> lock.run(() -> {
+                slots.cooling--;
                 slotReturned();
-            }
-        } finally {
-            lock.unlock();
+            }));
         }
     }
 
@@ -319,11 +266,8 @@ public final class FifoLimiter implements Limiter {
         for (int back = slots.retarget(target); back > 0; back--) {
             slotReturned();
         }
-        if (target <= 1 && slots.headroomActive()) {
-            headroomEpoch++;
-            if (slots.restoreWithheld()) {
-                slotReturned();
-            }
+        if (target <= 1 && slots.dropHeadroom()) {
+            slotReturned();
         }
     }
 

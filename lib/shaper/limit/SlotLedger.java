@@ -25,6 +25,8 @@ final class SlotLedger {
     int retired;
     /** In use, to be retired when they come back (the adaptive limit fell below what was in use). */
     int owed;
+    /** Numbers headroom windows: only the latest window's end gives its slot back. */
+    private long headroomEpoch;
 
     SlotLedger(int limit) {
         this.limit = limit;
@@ -74,8 +76,13 @@ final class SlotLedger {
         return false;
     }
 
-    /** Headroom takes one slot (no-op if it holds one already): an idle one, else the next to come back. */
-    void withholdOne() {
+    /**
+     * Headroom takes one slot (it keeps the one it holds already): an idle one, else the next to come
+     * back. A window starts, replacing any running one.
+     *
+     * @return the new window's number, for {@link #endHeadroom}
+     */
+    long withholdOne() {
         if (withheld == 0 && !absorbNextReturn) {
             if (idle > 0) {
                 idle--;
@@ -84,21 +91,30 @@ final class SlotLedger {
                 absorbNextReturn = true;
             }
         }
+        return ++headroomEpoch;
     }
 
-    /** Headroom ends: {@code true} when its slot re-enters the pool. */
-    boolean restoreWithheld() {
+    /** The window {@code epoch} passed: {@code true} when it was the latest and its slot re-enters the pool. */
+    boolean endHeadroom(long epoch) {
+        return epoch == headroomEpoch && restoreWithheld();
+    }
+
+    /** Headroom stops early, ending its window: {@code true} when its slot re-enters the pool. */
+    boolean dropHeadroom() {
+        if (withheld == 0 && !absorbNextReturn) {
+            return false;
+        }
+        headroomEpoch++;
+        return restoreWithheld();
+    }
+
+    private boolean restoreWithheld() {
         absorbNextReturn = false;
         if (withheld > 0) {
             withheld--;
             return true;
         }
         return false;
-    }
-
-    /** Whether headroom holds or awaits a slot. */
-    boolean headroomActive() {
-        return withheld > 0 || absorbNextReturn;
     }
 
     /**

@@ -2,7 +2,6 @@ package shaper.limit;
 
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link Ticket} of a {@link FifoLimiter}. All state is guarded by the limiter's lock, so a
@@ -17,7 +16,7 @@ final class Waiter implements Ticket {
     enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT, REFUSED }
 
     private final FifoLimiter limiter;
-    private final ReentrantLock lock;
+    private final LimiterLock lock;
     private final Condition wake;
     final QueueClass cls;
     final long enqueuedAt;
@@ -83,22 +82,12 @@ final class Waiter implements Ticket {
 
     @Override
     public boolean cancel() {
-        lock.lock();
-        try {
-            return cancelLocked();
-        } finally {
-            lock.unlock();
-        }
+        return lock.get(this::cancelLocked);
     }
 
     @Override
     public boolean queued() {
-        lock.lock();
-        try {
-            return state == State.QUEUED;
-        } finally {
-            lock.unlock();
-        }
+        return lock.get(() -> state == State.QUEUED);
     }
 
     /** A heavier arrival took this queued waiter's place in a full queue (already unlinked). Caller holds the lock. */
@@ -177,13 +166,10 @@ final class Waiter implements Ticket {
 
         @Override
         public void run() {
-            lock.lock();
-            try {
+            lock.run(() -> {
                 rang = true;
                 wake.signalAll();
-            } finally {
-                lock.unlock();
-            }
+            });
         }
     }
 }
