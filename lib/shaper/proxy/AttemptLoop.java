@@ -1,7 +1,6 @@
 package shaper.proxy;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +20,6 @@ import shaper.retry.RetryAfter;
 import shaper.retry.RetryContext;
 import shaper.retry.RetryDecision;
 import shaper.retry.UpstreamFailures;
-import shaper.sse.InspectorVerdict;
 import shaper.proxy.watch.CallWatch;
 import shaper.proxy.watch.ClientConnection;
 
@@ -170,16 +168,12 @@ final class AttemptLoop {
         ResponseRelay.Plan plan = ResponseRelay.Plan.asIs(in);
         RetryDecision verdict = null;
         try {
-            if (replayable && code >= 200 && code < 300 && f.config().inspectSse() && BodyPeek.isEventStream(in) && BodyPeek.decodable(encoding)) {
-                InputStream decoded = BodyPeek.decode(in.inputStream(), encoding);
-                boolean wasDecoded = encoding != null && !encoding.isBlank() && !encoding.equalsIgnoreCase("identity");
-                InspectorVerdict inspected = BodyPeek.inspect(decoded);
-                if (inspected instanceof InspectorVerdict.Retry hidden) {
+            if (replayable && code >= 200 && code < 300 && f.config().inspectSse() && SsePeek.applies(in, encoding)) {
+                SsePeek peek = SsePeek.of(in, encoding);
+                plan = peek.plan();
+                if (peek.hiddenError()) {
                     result = result.failure(FailureClass.SERVER_ERROR).overloaded(OverloadSignal.EARLY_SSE_ERROR);
                     verdict = f.policy().decideErrorUnder200(ctx, headers, receivedAt, now());
-                    plan = new ResponseRelay.Plan(hidden.buffered(), decoded, wasDecoded, 502, null, null);
-                } else if (inspected instanceof InspectorVerdict.Forward forward) {
-                    plan = new ResponseRelay.Plan(forward.buffered(), decoded, wasDecoded, 0, null, null);
                 }
             } else if (replayable && code >= 400) {
                 byte[] raw = BodyPeek.prefix(in.inputStream(), BodyPeek.ERROR_PREFIX);
@@ -236,31 +230,13 @@ final class AttemptLoop {
                     ? stage.relay(in, sink, method, rawPath, plan, converted, call.displayUrl(), result)
                     : ResponseRelay.relay(in, sink, method, trace, plan, result);
         } catch (RelayBroke broke) {
-            result = broken(broke);
+            result = broke.ended(f.stop().cutting(), watch.cut() == CallWatch.Cut.DEADLINE);
         } catch (RuntimeException | Error e) {
             result = result.outcome(shaper.observe.Outcome.ABORTED);
             throw e;
         } finally {
             finalReport();
         }
-    }
-
-    /** A committed answer broke: the client connection is cut after the record, so it can never look complete. */
-    private ExchangeResult broken(RelayBroke broke) {
-        ExchangeResult so = broke.result();
-        if (f.stop().cutting()) {
-            return so.ended(shaper.observe.EndReason.PROXY_STOPPED, shaper.observe.Outcome.ABORTED, 0).cut("the proxy is stopping");
-        }
-        if (broke.clientSide() && watch.cut() == CallWatch.Cut.DEADLINE) {
-            return so.failure(FailureClass.TRANSPORT_ERROR).cut("upstream call outlived -upstream-timeout");
-        }
-        if (broke.clientSide()) {
-            return so.clientLeft().cut("client left mid-response");
-        }
-        // Dropping the client connection is the only honest signal once a status is committed:
-        // finishing the response normally would make a truncated body look complete.
-        return so.failure(so.failure().isUpstreamFailure() ? so.failure() : FailureClass.TRANSPORT_ERROR)
-                .ended(shaper.observe.EndReason.UPSTREAM_BROKE_OFF, shaper.observe.Outcome.ABORTED, 0).cut("upstream broke off mid-response");
     }
 
     /** The verdict of the last attempt for the breaker: success only when the body reached the client. */
