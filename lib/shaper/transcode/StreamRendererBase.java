@@ -85,6 +85,16 @@ public abstract class StreamRendererBase implements ClientStreamRenderer {
         terminal();
     }
 
+    /** Ends the stream with one error event in the client's dialect, unless it already ended. */
+    public final void fail(String type, String message) {
+        if (terminated) {
+            return;
+        }
+        terminated = true;
+        failure(type, message);
+        sink.flush();
+    }
+
     private void reasoning(String text) {
         if (stop != null) {
             return;
@@ -123,6 +133,9 @@ public abstract class StreamRendererBase implements ClientStreamRenderer {
 
     /** Writes the success terminal and marks the stream terminated. */
     protected abstract void terminal();
+
+    /** Writes the dialect's error terminal, with whatever must come before it. */
+    protected abstract void failure(String type, String message);
 
     /** The upstream failure message for an end marker that came before any finish reason. */
     protected abstract String doneBeforeFinish();

@@ -1,22 +1,47 @@
 package shaper.transcode;
 
+import java.time.Clock;
+
+import shaper.transcode.messages.MessagesErrors;
+
 /**
  * One direction's conversion, as the request path uses it: the client request to the upstream
  * request, the upstream answer (JSON or stream) to the client's, and errors in the client dialect.
- * Implementations are stateless apart from their {@link TranscodeMapping} and shared by request
- * threads; per-exchange state lives in {@link Prepared} and {@link StreamConversion}.
+ * A direction is a {@link ClientSide} paired with an {@link UpstreamSide}; neither half knows the
+ * other. Stateless apart from its {@link TranscodeMapping} and shared by request threads;
+ * per-exchange state lives in {@link Prepared} and {@link StreamConversion}.
+ *
+ * <p>A Messages client on a Responses upstream needs the {@code tool_schema_strictness} approval
+ * (checked at startup): Messages tools cannot say how strict they are.
  */
-public sealed interface Transcoder permits MessagesClientTranscoder, ResponsesChatTranscoder {
+public final class Transcoder {
+    private final TranscodeMapping mapping;
+    private final ClientSide client;
+    private final UpstreamSide upstream;
+    private final ReasoningDisposition reasoning;
+    /** Stamps a Responses answer's {@code created_at}. */
+    private final Clock clock;
+
+    private Transcoder(TranscodeMapping mapping, ClientSide client, UpstreamSide upstream, Clock clock) {
+        this.mapping = mapping;
+        this.client = client;
+        this.upstream = upstream;
+        this.reasoning = ReasoningDisposition.of(mapping);
+        this.clock = clock;
+    }
+
     /** The transcoder for a mapping. */
-    static Transcoder of(TranscodeMapping m) {
+    public static Transcoder of(TranscodeMapping m) {
         return switch (m.route().direction()) {
-            case MESSAGES_CHAT -> new MessagesClientTranscoder(m, MessagesClientTranscoder.Upstream.CHAT);
-            case RESPONSES_CHAT -> new ResponsesChatTranscoder(m, java.time.Clock.systemUTC());
-            case MESSAGES_RESPONSES -> new MessagesClientTranscoder(m, MessagesClientTranscoder.Upstream.RESPONSES);
+            case MESSAGES_CHAT -> new Transcoder(m, ClientSide.MESSAGES, UpstreamSide.CHAT, Clock.systemUTC());
+            case RESPONSES_CHAT -> new Transcoder(m, ClientSide.RESPONSES, UpstreamSide.CHAT, Clock.systemUTC());
+            case MESSAGES_RESPONSES -> new Transcoder(m, ClientSide.MESSAGES, UpstreamSide.RESPONSES, Clock.systemUTC());
         };
     }
 
-    TranscodeMapping mapping();
+    public TranscodeMapping mapping() {
+        return mapping;
+    }
 
     /**
      * Converts the client request.
@@ -24,7 +49,13 @@ public sealed interface Transcoder permits MessagesClientTranscoder, ResponsesCh
      * @param rawQuery the client's raw query, or null
      * @throws TranscodeException (local) for a malformed request, a rejected loss or a query parameter not allowed
      */
-    Prepared prepare(byte[] clientBody, String rawQuery);
+    public Prepared prepare(byte[] clientBody, String rawQuery) {
+        Intake in = Intake.of(mapping, clientBody, rawQuery);
+        ClientSide.Request r = client.decode(clientBody, in.report());
+        byte[] body = upstream.render(r.conversation(), mapping, in.report());
+        return new Prepared(body, mapping.route().upstreamPath(), in.query(), r.conversation().stream(), r.conversation().model(),
+                r.conversation().stop(), in.report(), r.toolNames());
+    }
 
     /**
      * Converts a client request whose body may carry content codings: undone first (bounded by
@@ -33,30 +64,51 @@ public sealed interface Transcoder permits MessagesClientTranscoder, ResponsesCh
      * @param codings the request's {@code Content-Encoding}
      * @throws TranscodeException (local) as above, and for a body that cannot be decoded (413, 400, 415)
      */
-    default Prepared prepare(byte[] clientBody, shaper.codec.ContentCodings codings, String rawQuery) {
-        return prepare(Intake.decoded(mapping(), clientBody, codings), rawQuery);
+    public Prepared prepare(byte[] clientBody, shaper.codec.ContentCodings codings, String rawQuery) {
+        return prepare(Intake.decoded(mapping, clientBody, codings), rawQuery);
     }
 
     /** Converts a successful non-streaming upstream body. */
-    byte[] answer(byte[] upstreamBody, Prepared p);
+    public byte[] answer(byte[] upstreamBody, Prepared p) {
+        return client.answer(upstream.decode(upstreamBody, p), p, reasoning, createdAt());
+    }
 
     /** Starts converting an upstream stream into {@code sink}. */
-    StreamConversion stream(EventSink sink, Prepared p);
+    public StreamConversion stream(EventSink sink, Prepared p) {
+        return new SseConversion(sink, upstream.streamDecoder(p),
+                client.renderer(sink, p.clientModel(), reasoning, createdAt(), p.toolNames(), p.report(), mapping.limits()),
+                mapping.limits());
+    }
 
     /** The client-dialect body for an upstream error (status kept by the caller). */
-    byte[] error(UpstreamError e);
+    public byte[] error(UpstreamError e) {
+        return client.error(e);
+    }
 
     /** The client-dialect body for a local or wire failure. */
-    byte[] error(TranscodeException e);
+    public byte[] error(TranscodeException e) {
+        return client.error(e);
+    }
 
     /** The client-dialect error type for a status. */
-    String errorType(int status);
+    public String errorType(int status) {
+        return client.errorType(status);
+    }
 
     /**
      * Ends a client stream that was committed before any conversion started (queue or retry
-     * keepalives) with the dialect's one error event: Anthropic {@code error} by default.
+     * keepalives) with the dialect's one error event: Anthropic {@code error}; for a Responses client
+     * {@code response.created}, then one {@code response.failed}.
      */
-    default void earlyError(EventSink sink, String type, String message) {
-        sink.event("error", shaper.transcode.messages.MessagesErrors.event(type, message));
+    public void earlyError(EventSink sink, String type, String message) {
+        switch (client) {
+            case MESSAGES -> sink.event("error", MessagesErrors.event(type, message));
+            case RESPONSES -> client.renderer(sink, "unknown", reasoning, createdAt(), FlatToolNames.NONE,
+                    new ConversionReport(mapping.policy()), mapping.limits()).fail(type, message);
+        }
+    }
+
+    private long createdAt() {
+        return clock.instant().getEpochSecond();
     }
 }

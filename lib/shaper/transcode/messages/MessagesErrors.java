@@ -51,11 +51,7 @@ public final class MessagesErrors {
     private static byte[] body(String type, String message, String requestId) {
         ObjectNode root = MAPPER.createObjectNode().put("type", "error");
         root.putObject("error").put("type", type).put("message", ErrorText.bound(message));
-        if (requestId != null) {
-            root.put("request_id", requestId);
-        } else {
-            root.putNull("request_id");
-        }
+        root.put("request_id", requestId); // null when there is none: Jackson writes JSON null
         return root.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

@@ -81,14 +81,10 @@ public final class MessagesStreamRenderer extends StreamRendererBase {
         return "upstream stream sent [DONE] before a finish reason";
     }
 
-    /** Ends the stream with one {@code error} event (never {@code message_stop}). */
-    public void fail(String type, String message) {
-        if (terminated) {
-            return;
-        }
-        terminated = true;
+    /** One {@code error} event (never {@code message_stop}). */
+    @Override
+    protected void failure(String type, String message) {
         sink.event("error", MessagesErrors.event(type, message));
-        sink.flush();
     }
 
     private void start() {

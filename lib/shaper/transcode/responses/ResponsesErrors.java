@@ -57,17 +57,8 @@ public final class ResponsesErrors {
 
     private static byte[] body(String type, String message, String param, String code) {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
-        ObjectNode err = root.putObject("error").put("message", ErrorText.bound(message)).put("type", type);
-        if (param != null) {
-            err.put("param", param);
-        } else {
-            err.putNull("param");
-        }
-        if (code != null) {
-            err.put("code", code);
-        } else {
-            err.putNull("code");
-        }
+        // a null param or code is written as JSON null, as OpenAI does
+        root.putObject("error").put("message", ErrorText.bound(message)).put("type", type).put("param", param).put("code", code);
         return root.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

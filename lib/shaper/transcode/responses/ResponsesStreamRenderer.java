@@ -92,17 +92,13 @@ public final class ResponsesStreamRenderer extends StreamRendererBase {
         return "upstream stream sent its end before a finish reason";
     }
 
-    /** Ends the stream with one {@code response.failed} (after {@code response.created} if nothing was sent yet). */
-    public void fail(String code, String message) {
-        if (terminated) {
-            return;
-        }
+    /** One {@code response.failed} (after {@code response.created} if nothing was sent yet). */
+    @Override
+    protected void failure(String code, String message) {
         start();
-        terminated = true;
         ObjectNode r = envelope("failed");
         r.set("error", ResponsesErrors.failure(code, message));
         emit("response.failed", N.objectNode().set("response", r));
-        sink.flush();
     }
 
     private void start() {
