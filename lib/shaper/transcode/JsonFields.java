@@ -2,6 +2,8 @@ package shaper.transcode;
 
 import java.util.Iterator;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,6 +39,17 @@ public final class JsonFields {
         return object(root, path);
     }
 
+    /** The (trimmed) data of one upstream SSE frame, which must be one JSON object (named {@code path} in errors). */
+    public JsonNode parseFrame(String data, String path) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(data);
+        } catch (java.io.IOException e) {
+            throw new TranscodeException.UpstreamWire("upstream stream frame is not valid JSON");
+        }
+        return object(root, path);
+    }
+
     /** Every member of {@code node} must be in {@code allowed}. */
     public void only(JsonNode node, String path, Set<String> allowed) {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
@@ -48,74 +61,50 @@ public final class JsonFields {
     }
 
     public JsonNode object(JsonNode node, String path) {
-        if (node == null || !node.isObject()) {
-            throw fail(path + ": " + kind(node) + " (expected: object)");
-        }
-        return node;
+        return expect(node, path, JsonNode::isObject, "object");
     }
 
     public JsonNode array(JsonNode node, String path) {
-        if (node == null || !node.isArray()) {
-            throw fail(path + ": " + kind(node) + " (expected: array)");
-        }
-        return node;
+        return expect(node, path, JsonNode::isArray, "array");
     }
 
     /** A required string member. */
     public String string(JsonNode parent, String name, String path) {
-        JsonNode v = parent.get(name);
-        if (v == null || !v.isTextual()) {
-            throw fail(path + "." + name + ": " + kind(v) + " (expected: string)");
-        }
-        return v.asText();
+        return expect(parent.get(name), path + "." + name, JsonNode::isTextual, "string").asText();
     }
 
     /** An optional string member; JSON null counts as absent. */
     public String optString(JsonNode parent, String name, String path) {
-        JsonNode v = parent.get(name);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isTextual()) {
-            throw fail(path + "." + name + ": " + kind(v) + " (expected: string)");
-        }
-        return v.asText();
+        return optional(parent, name, path, JsonNode::isTextual, "string", JsonNode::asText);
     }
 
     /** An optional integer member; JSON null counts as absent. */
     public Long optLong(JsonNode parent, String name, String path) {
-        JsonNode v = parent.get(name);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
-            throw fail(path + "." + name + ": " + kind(v) + " (expected: integer)");
-        }
-        return v.asLong();
+        return optional(parent, name, path, v -> v.isIntegralNumber() && v.canConvertToLong(), "integer", JsonNode::asLong);
     }
 
     /** An optional number member; JSON null counts as absent. */
     public Double optDouble(JsonNode parent, String name, String path) {
-        JsonNode v = parent.get(name);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isNumber()) {
-            throw fail(path + "." + name + ": " + kind(v) + " (expected: number)");
-        }
-        return v.asDouble();
+        return optional(parent, name, path, JsonNode::isNumber, "number", JsonNode::asDouble);
     }
 
     /** An optional boolean member; JSON null counts as absent. */
     public Boolean optBoolean(JsonNode parent, String name, String path) {
+        return optional(parent, name, path, JsonNode::isBoolean, "boolean", JsonNode::asBoolean);
+    }
+
+    /** {@code node} when it is of the kind {@code expected} names, else the failure naming {@code path}. */
+    private JsonNode expect(JsonNode node, String path, Predicate<JsonNode> is, String expected) {
+        if (node == null || !is.test(node)) {
+            throw fail(path + ": " + kind(node) + " (expected: " + expected + ")");
+        }
+        return node;
+    }
+
+    private <T> T optional(JsonNode parent, String name, String path, Predicate<JsonNode> is, String expected,
+                           Function<JsonNode, T> read) {
         JsonNode v = parent.get(name);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isBoolean()) {
-            throw fail(path + "." + name + ": " + kind(v) + " (expected: boolean)");
-        }
-        return v.asBoolean();
+        return v == null || v.isNull() ? null : read.apply(expect(v, path + "." + name, is, expected));
     }
 
     public TranscodeException fail(String message) {

@@ -6,12 +6,17 @@ package shaper.transcode;
  * ({@link ErrorText#bound}) and never carry a secret or an upstream HTML page.
  */
 public abstract sealed class TranscodeException extends RuntimeException {
-    private TranscodeException(String message) {
+    private final int status;
+
+    private TranscodeException(String message, int status) {
         super(ErrorText.bound(message), null, false, false);
+        this.status = status;
     }
 
     /** The HTTP status the client sees. */
-    public abstract int status();
+    public final int status() {
+        return status;
+    }
 
     /**
      * What the operator can change to make this request pass (a flag and its value), for the log
@@ -22,19 +27,14 @@ public abstract sealed class TranscodeException extends RuntimeException {
     }
 
     /** Whether the upstream is to blame: counted by the circuit breaker and the failure hold. */
-    public boolean upstreamFailure() {
-        return false;
+    public final boolean upstreamFailure() {
+        return this instanceof UpstreamWire;
     }
 
     /** A malformed client request: an unknown field or block type, a wrong type, a missing member. */
     public static final class Invalid extends TranscodeException {
         public Invalid(String message) {
-            super(message);
-        }
-
-        @Override
-        public int status() {
-            return 400;
+            super(message, 400);
         }
     }
 
@@ -43,7 +43,7 @@ public abstract sealed class TranscodeException extends RuntimeException {
         private final LossKey key;
 
         public Unsupported(String path, LossKey key) {
-            super("transcode field " + path + " uses unsupported feature \"" + key.wireName() + "\"");
+            super("transcode field " + path + " uses unsupported feature \"" + key.wireName() + "\"", 400);
             this.key = key;
         }
 
@@ -63,11 +63,6 @@ public abstract sealed class TranscodeException extends RuntimeException {
             }
             return "accept the loss with -transcode-allow-loss " + name;
         }
-
-        @Override
-        public int status() {
-            return 400;
-        }
     }
 
     /** A request or upstream body over its {@code -transcode-max-*-mb} bound. */
@@ -76,18 +71,13 @@ public abstract sealed class TranscodeException extends RuntimeException {
 
         /** @param limitBytes the bound that was exceeded ({@code -transcode-max-request-mb}) */
         public TooLarge(long limitBytes) {
-            super("request body too large");
+            super("request body too large", 413);
             this.limitBytes = limitBytes;
         }
 
         @Override
         public String hint() {
             return "the limit is " + Math.max(1, limitBytes / (1024 * 1024)) + " MiB; raise it with -transcode-max-request-mb";
-        }
-
-        @Override
-        public int status() {
-            return 413;
         }
     }
 
@@ -97,41 +87,21 @@ public abstract sealed class TranscodeException extends RuntimeException {
      */
     public static final class UnsupportedEncoding extends TranscodeException {
         public UnsupportedEncoding(String message) {
-            super(message);
-        }
-
-        @Override
-        public int status() {
-            return 415;
+            super(message, 415);
         }
     }
 
     /** The upstream broke the wire contract: malformed body or frame, a negotiation mismatch, bad usage totals. */
     public static final class UpstreamWire extends TranscodeException {
         public UpstreamWire(String message) {
-            super(message);
-        }
-
-        @Override
-        public int status() {
-            return 502;
-        }
-
-        @Override
-        public boolean upstreamFailure() {
-            return true;
+            super(message, 502);
         }
     }
 
     /** Well-formed upstream output the client dialect cannot carry (tool arguments that are not an object). */
     public static final class Unrepresentable extends TranscodeException {
         public Unrepresentable(String message) {
-            super(message);
-        }
-
-        @Override
-        public int status() {
-            return 502;
+            super(message, 502);
         }
     }
 }

@@ -44,4 +44,21 @@ public record UsageTotal(Long in, Long out) {
         }
         return new UsageTotal(in, out);
     }
+
+    /**
+     * A cache part of an input count (reads or writes, at {@code path}) clamped to that count, with a
+     * note when it exceeded it. Unknown stays unknown.
+     */
+    public static Long clampPart(Long part, Long input, String path, ConversionReport report) {
+        if (part != null && input != null && part > input) {
+            report.note(LossKey.USAGE_CACHE_EXCEEDS_INPUT, path);
+            return input;
+        }
+        return part;
+    }
+
+    /** {@code input} without a (clamped) part of it; unknown when the input is, the input when the part is. */
+    public static Long less(Long input, Long part) {
+        return input == null || part == null ? input : input - part;
+    }
 }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import shaper.transcode.ChatCapability;
 import shaper.transcode.ConversionReport;
 import shaper.transcode.LossKey;
+import shaper.transcode.SamplingFields;
 import shaper.transcode.TranscodeMapping;
 import shaper.transcode.ir.Conversation;
 import shaper.transcode.ir.Part;
@@ -38,15 +39,7 @@ public final class ChatRequestRenderer {
         ObjectNode out = N.objectNode();
         out.put("model", m.upstreamModel(c));
         out.set("messages", messages(c, m, report));
-        if (c.maxTokens() != null) {
-            out.put("max_tokens", c.maxTokens());
-        }
-        if (c.temperature() != null) {
-            out.put("temperature", c.temperature());
-        }
-        if (c.topP() != null) {
-            out.put("top_p", c.topP());
-        }
+        SamplingFields.put(c, out, "max_tokens");
         if (!c.stop().isEmpty()) {
             if (m.has(ChatCapability.STOP_SEQUENCES)) {
                 ArrayNode stop = out.putArray("stop");

@@ -1,11 +1,9 @@
 package shaper.transcode.chat;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import shaper.sse.SseFrame;
 import shaper.transcode.ConversionReport;
@@ -23,7 +21,6 @@ import shaper.transcode.ir.StreamEvent;
  * not thread-safe.
  */
 public final class ChatStreamDecoder implements shaper.transcode.UpstreamStreamDecoder {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFields F = JsonFields.UPSTREAM;
 
     private final List<String> requestedStops;
@@ -47,13 +44,7 @@ public final class ChatStreamDecoder implements shaper.transcode.UpstreamStreamD
             out.add(new StreamEvent.Done());
             return out;
         }
-        JsonNode chunk;
-        try {
-            chunk = MAPPER.readTree(data);
-        } catch (IOException e) {
-            throw new TranscodeException.UpstreamWire("upstream stream frame is not valid JSON");
-        }
-        F.object(chunk, "chunk");
+        JsonNode chunk = F.parseFrame(data, "chunk");
         JsonNode error = chunk.get("error");
         if (error != null && !error.isNull()) {
             String message = error.isTextual() ? error.asText() : error.path("message").asText("upstream stream error");

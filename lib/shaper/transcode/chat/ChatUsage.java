@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import shaper.transcode.ConversionReport;
 import shaper.transcode.JsonFields;
-import shaper.transcode.LossKey;
 import shaper.transcode.UsageTotal;
 import shaper.transcode.ir.Usage;
 
@@ -38,21 +37,10 @@ public final class ChatUsage {
         Long cached = first(report, promptDetails, "cached_tokens", usage, "cached_tokens", usage, "prompt_cache_hit_tokens");
         Long created = promptDetails == null ? null : count(promptDetails, "created_cache_tokens", "usage.prompt_tokens_details", report);
         Long reasoning = first(report, completionDetails, "reasoning_tokens", usage, "reasoning_tokens", null, null);
-        Long input = prompt;
-        if (cached != null && prompt != null) {
-            if (cached > prompt) {
-                report.note(LossKey.USAGE_CACHE_EXCEEDS_INPUT, "usage.cached_tokens");
-                cached = prompt;
-            }
-            input = prompt - cached;
-        }
-        if (created != null && input != null) {
-            if (created > input) {
-                report.note(LossKey.USAGE_CACHE_EXCEEDS_INPUT, "usage.prompt_tokens_details.created_cache_tokens");
-                created = input;
-            }
-            input = input - created;
-        }
+        cached = UsageTotal.clampPart(cached, prompt, "usage.cached_tokens", report);
+        Long input = UsageTotal.less(prompt, cached);
+        created = UsageTotal.clampPart(created, input, "usage.prompt_tokens_details.created_cache_tokens", report);
+        input = UsageTotal.less(input, created);
         return new Usage(input, completion, cached, created, reasoning);
     }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import shaper.transcode.ConversionReport;
 import shaper.transcode.LossKey;
+import shaper.transcode.SamplingFields;
 import shaper.transcode.TranscodeMapping;
 import shaper.transcode.chat.ChatRequestRenderer;
 import shaper.transcode.ir.Conversation;
@@ -55,15 +56,7 @@ public final class ResponsesRequestRenderer {
             }
         }
         out.set("input", input);
-        if (c.maxTokens() != null) {
-            out.put("max_output_tokens", c.maxTokens());
-        }
-        if (c.temperature() != null) {
-            out.put("temperature", c.temperature());
-        }
-        if (c.topP() != null) {
-            out.put("top_p", c.topP());
-        }
+        SamplingFields.put(c, out, "max_output_tokens");
         if (!c.stop().isEmpty()) {
             report.loss(LossKey.STOP_SEQUENCES, "stop_sequences"); // Responses has no stop sequences
         }

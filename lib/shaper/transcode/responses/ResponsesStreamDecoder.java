@@ -1,13 +1,11 @@
 package shaper.transcode.responses;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import shaper.sse.SseFrame;
 import shaper.transcode.ConversionReport;
@@ -29,7 +27,6 @@ import shaper.transcode.ir.StreamEvent;
  * and {@code error} are upstream failures. Unknown event types are skipped. One instance per stream.
  */
 public final class ResponsesStreamDecoder implements shaper.transcode.UpstreamStreamDecoder {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFields F = JsonFields.UPSTREAM;
 
     private final ConversionReport report;
@@ -54,13 +51,7 @@ public final class ResponsesStreamDecoder implements shaper.transcode.UpstreamSt
         if (data.equals("[DONE]")) {
             return out;
         }
-        JsonNode e;
-        try {
-            e = MAPPER.readTree(data);
-        } catch (IOException ex) {
-            throw new TranscodeException.UpstreamWire("upstream stream frame is not valid JSON");
-        }
-        F.object(e, "event");
+        JsonNode e = F.parseFrame(data, "event");
         String type = F.string(e, "type", "event");
         if (frame.event() == null) {
             if (!missingNameNoted) {

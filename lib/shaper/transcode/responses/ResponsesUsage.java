@@ -64,13 +64,8 @@ public final class ResponsesUsage {
         Long output = counts.out();
         Long cached = detail(usage, "input_tokens_details", "cached_tokens", report);
         Long reasoning = detail(usage, "output_tokens_details", "reasoning_tokens", report);
-        if (cached != null && input != null) {
-            if (cached > input) {
-                report.note(LossKey.USAGE_CACHE_EXCEEDS_INPUT, "usage.input_tokens_details.cached_tokens");
-                cached = input;
-            }
-            input = input - cached;
-        }
+        cached = UsageTotal.clampPart(cached, input, "usage.input_tokens_details.cached_tokens", report);
+        input = UsageTotal.less(input, cached);
         return new Usage(input, output, cached, null, reasoning);
     }
 
