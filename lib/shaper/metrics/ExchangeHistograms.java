@@ -18,11 +18,11 @@ public final class ExchangeHistograms {
     private static final double[] PROXY_BUCKETS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1};
     private static final double[] RESPONSE_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600};
 
-    private final Histogram queueWait = histogram(Series.QUEUE_WAIT, QUEUE_BUCKETS);
-    private final Histogram proxyAdded = histogram(Series.PROXY_ADDED, PROXY_BUCKETS);
-    private final Histogram firstByte = histogram(Series.TIME_TO_FIRST_BYTE, RESPONSE_BUCKETS);
-    private final Histogram duration = histogram(Series.EXCHANGE_DURATION, RESPONSE_BUCKETS);
-    private final Histogram classWait = histogram(Series.CLASS_QUEUE_WAIT, QUEUE_BUCKETS);
+    private final Histogram queueWait = histogram(Series.QUEUE_WAIT_SECONDS, QUEUE_BUCKETS);
+    private final Histogram proxyAdded = histogram(Series.PROXY_ADDED_SECONDS, PROXY_BUCKETS);
+    private final Histogram firstByte = histogram(Series.TIME_TO_FIRST_BYTE_SECONDS, RESPONSE_BUCKETS);
+    private final Histogram duration = histogram(Series.EXCHANGE_DURATION_SECONDS, RESPONSE_BUCKETS);
+    private final Histogram classWait = histogram(Series.CLASS_QUEUE_WAIT_SECONDS, QUEUE_BUCKETS);
 
     /**
      * The observer of {@code provider}'s records, handed to its publisher. Exchanges that asked no
@@ -53,8 +53,7 @@ public final class ExchangeHistograms {
     }
 
     private static Histogram histogram(Series s, double[] buckets) {
-        return Histogram.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .classicOnly().classicUpperBounds(buckets)
+        return s.histogram().classicOnly().classicUpperBounds(buckets)
                 .withoutExemplars() // no tracer here: skip the per-observation exemplar sampling
                 .build();
     }

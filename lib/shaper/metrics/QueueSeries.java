@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.Collector;
 import shaper.limit.LimiterView;
 import shaper.limit.QueueClass;
@@ -25,26 +23,21 @@ final class QueueSeries {
 
     static List<Collector> of(Supplier<List<ProviderView>> providers) {
         return List.of(
-                GaugeWithCallback.builder().name(Series.SLOTS.metricName()).help(Series.SLOTS.help()).labelNames(Series.SLOTS.labelNames())
-                        .callback(cb -> providers.get().forEach(p -> labelled(p).forEach((key, v) -> {
+                Series.SLOTS.gauge().callback(cb -> providers.get().forEach(p -> labelled(p).forEach((key, v) -> {
                             cb.call(v.active(), p.name(), key, "active");
                             cb.call(v.cooling(), p.name(), key, "cooling");
                             cb.call(v.held(), p.name(), key, "held");
                         }))).build(),
-                GaugeWithCallback.builder().name(Series.LIMIT.metricName()).help(Series.LIMIT.help()).labelNames(Series.LIMIT.labelNames())
-                        .callback(cb -> providers.get().forEach(p -> labelled(p)
+                Series.LIMIT.gauge().callback(cb -> providers.get().forEach(p -> labelled(p)
                                 .forEach((key, v) -> cb.call(v.counts().effectiveLimit(), p.name(), key)))).build(),
-                GaugeWithCallback.builder().name(Series.CLASS_QUEUED.metricName()).help(Series.CLASS_QUEUED.help())
-                        .labelNames(Series.CLASS_QUEUED.labelNames())
-                        .callback(cb -> providers.get().stream().filter(p -> p.priority().enabled()).forEach(p -> {
+                Series.CLASS_QUEUED.gauge().callback(cb -> providers.get().stream().filter(p -> p.priority().enabled()).forEach(p -> {
                             Map<String, LimiterView> views = p.limiters().views();
                             for (QueueClass c : p.priority().classes()) {
                                 long n = views.values().stream().mapToLong(v -> v.queuedByClass().getOrDefault(c.name(), 0)).sum();
                                 cb.call(n, p.name(), c.name());
                             }
                         })).build(),
-                CounterWithCallback.builder().name(Series.PRIORITY_UNKNOWN.builderName()).help(Series.PRIORITY_UNKNOWN.help())
-                        .labelNames(Series.PRIORITY_UNKNOWN.labelNames())
+                Series.PRIORITY_UNKNOWN.counter()
                         .callback(cb -> providers.get().forEach(p -> cb.call(p.priority().unknownHeaderClasses(), p.name()))).build());
     }
 

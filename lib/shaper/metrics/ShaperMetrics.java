@@ -12,10 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import shaper.Version;
@@ -66,7 +65,7 @@ public final class ShaperMetrics {
         this.providers = providers;
         gauge(Series.ACTIVE, p -> p.journal().activeCount());
         gauge(Series.QUEUED, p -> p.limiters().snapshots().stream().mapToLong(LimiterSnapshot::waiters).sum());
-        seconds(Series.OLDEST_QUEUED, ShaperMetrics::oldestLimitedWait);
+        gauge(Series.OLDEST_QUEUED_SECONDS, ShaperMetrics::oldestLimitedWait);
         gauge(Series.RETRIES_IN_FLIGHT, p -> p.journal().retriesInFlight());
         QueueSeries.of(this.providers).forEach(this::register);
         counter(Series.CLEAN_PROXIED, s -> s.cleanProxied());
@@ -74,51 +73,37 @@ public final class ShaperMetrics {
         counter(Series.ABORTED, s -> s.aborted());
         counter(Series.CIRCUIT_REJECTED, s -> s.circuitRejected());
         counter(Series.QUEUE_REJECTED, s -> s.queueRejected());
-        register(CounterWithCallback.builder().name(Series.REQUESTS.builderName()).help(Series.REQUESTS.help())
-                .labelNames(Series.REQUESTS.labelNames())
-                .callback(cb -> this.providers.get().forEach(p -> {
+        register(Series.REQUESTS.counter().callback(cb -> this.providers.get().forEach(p -> {
                     ExchangeCounters.Snapshot s = p.counters().snapshot();
                     for (int c = 1; c <= 5; c++) {
                         cb.call(s.status(c), p.name(), c + "xx");
                     }
                 })).build());
-        register(GaugeWithCallback.builder().name(Series.BREAKER_STATE.metricName()).help(Series.BREAKER_STATE.help())
-                .labelNames(Series.BREAKER_STATE.labelNames())
+        register(Series.BREAKER_STATE.gauge()
                 .callback(cb -> this.providers.get().stream().filter(p -> p.breaker().config().enabled()).forEach(p -> {
                     BreakerSnapshot b = p.breaker().snapshot();
                     cb.call(b.state().metricValue(), p.name());
                 })).build());
-        register(GaugeWithCallback.builder().name(Series.ROUTE_QUEUED.metricName()).help(Series.ROUTE_QUEUED.help())
-                .labelNames(Series.ROUTE_QUEUED.labelNames())
+        register(Series.ROUTE_QUEUED.gauge()
                 .callback(cb -> routeWaits().forEach(w -> cb.call(w.count(), w.provider(), w.method(), w.path()))).build());
-        register(GaugeWithCallback.builder().name(Series.ROUTE_OLDEST_QUEUED.metricName()).help(Series.ROUTE_OLDEST_QUEUED.help())
-                .labelNames(Series.ROUTE_OLDEST_QUEUED.labelNames())
+        register(Series.ROUTE_OLDEST_QUEUED_SECONDS.gauge()
                 .callback(cb -> routeWaits().forEach(w -> cb.call(w.oldestSeconds(), w.provider(), w.method(), w.path()))).build());
         this.histograms = histograms;
         histograms.all().forEach(this::register);
-        register(GaugeWithCallback.builder().name(Series.LIMITER_BACKEND_UP.metricName()).help(Series.LIMITER_BACKEND_UP.help())
-                .labelNames(Series.LIMITER_BACKEND_UP.labelNames())
-                .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
+        register(Series.LIMITER_BACKEND_UP.gauge().callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
                         .ifPresent(l -> cb.call(l.up() ? 1 : 0, p.name())))).build());
-        register(CounterWithCallback.builder().name(Series.LIMITER_BACKEND_TRANSITIONS.builderName())
-                .help(Series.LIMITER_BACKEND_TRANSITIONS.help()).labelNames(Series.LIMITER_BACKEND_TRANSITIONS.labelNames())
-                .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
+        register(Series.LIMITER_BACKEND_TRANSITIONS.counter().callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
                         .ifPresent(l -> cb.call(l.transitions(), p.name())))).build());
-        register(GaugeWithCallback.builder().name(Series.CLUSTER_QUEUED.metricName()).help(Series.CLUSTER_QUEUED.help())
-                .labelNames(Series.CLUSTER_QUEUED.labelNames())
+        register(Series.CLUSTER_QUEUED.gauge()
                 .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get().filter(l -> l.clusterWaiters() >= 0)
                         .ifPresent(l -> cb.call(l.clusterWaiters(), p.name())))).build());
-        register(GaugeWithCallback.builder().name(Series.BUILD_INFO.metricName()).help(Series.BUILD_INFO.help())
-                .labelNames(Series.BUILD_INFO.labelNames())
+        register(Series.BUILD_INFO.gauge()
                 .callback(cb -> this.providers.get().forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());
-        register(CounterWithCallback.builder().name(Series.CONFIG_RELOADS.builderName()).help(Series.CONFIG_RELOADS.help())
-                .labelNames(Series.CONFIG_RELOADS.labelNames())
-                .callback(cb -> {
+        register(Series.CONFIG_RELOADS.counter().callback(cb -> {
                     cb.call(reloads.succeeded(), "ok");
                     cb.call(reloads.failed(), "error");
                 }).build());
-        register(GaugeWithCallback.builder().name(Series.CONFIG_GENERATION.metricName()).help(Series.CONFIG_GENERATION.help())
-                .callback(cb -> cb.call(reloads.generation())).build());
+        register(Series.CONFIG_GENERATION.gauge().callback(cb -> cb.call(reloads.generation())).build());
     }
 
     /** Registers the token families (usage, the upstream's rate limits, budgets) of these providers, by name. */
@@ -190,18 +175,12 @@ public final class ShaperMetrics {
         return d.toNanos() / 1e9;
     }
 
-    private void gauge(Series s, ToLongFunction<ProviderView> value) {
-        register(GaugeWithCallback.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsLong(p), p.name()))).build());
-    }
-
-    private void seconds(Series s, java.util.function.ToDoubleFunction<ProviderView> value) {
-        register(GaugeWithCallback.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsDouble(p), p.name()))).build());
+    private void gauge(Series s, ToDoubleFunction<ProviderView> value) {
+        register(s.gauge().callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsDouble(p), p.name()))).build());
     }
 
     private void counter(Series s, ToLongFunction<ExchangeCounters.Snapshot> value) {
-        register(CounterWithCallback.builder().name(s.builderName()).help(s.help()).labelNames(s.labelNames())
+        register(s.counter()
                 .callback(cb -> providers.get().forEach(p -> cb.call(value.applyAsLong(p.counters().snapshot()), p.name()))).build());
     }
 

@@ -5,8 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.Collector;
 import shaper.budget.ProviderTokens;
 import shaper.budget.TokenBudget;
@@ -28,25 +26,17 @@ final class TokenFamilies {
 
     static List<Collector> collectors(List<View> views) {
         return List.of(
-                CounterWithCallback.builder().name(Series.TOKENS.builderName()).help(Series.TOKENS.help())
-                        .labelNames(Series.TOKENS.labelNames())
-                        .callback(cb -> views.forEach(v -> v.tokens().counters().tokens()
+                Series.TOKENS.counter().callback(cb -> views.forEach(v -> v.tokens().counters().tokens()
                                 .forEach(s -> cb.call(s.value(), v.provider(), s.model(), s.label())))).build(),
-                CounterWithCallback.builder().name(Series.MODEL_REQUESTS.builderName()).help(Series.MODEL_REQUESTS.help())
-                        .labelNames(Series.MODEL_REQUESTS.labelNames())
-                        .callback(cb -> views.forEach(v -> v.tokens().counters().requests()
+                Series.MODEL_REQUESTS.counter().callback(cb -> views.forEach(v -> v.tokens().counters().requests()
                                 .forEach(s -> cb.call(s.value(), v.provider(), s.model(), s.label())))).build(),
                 rateLimit(views, Series.UPSTREAM_RATELIMIT_LIMIT, (r, now) -> r.limit() < 0 ? null : (double) r.limit()),
                 rateLimit(views, Series.UPSTREAM_RATELIMIT_REMAINING, (r, now) -> r.remaining() < 0 ? null : (double) r.remaining()),
-                rateLimit(views, Series.UPSTREAM_RATELIMIT_RESET, (r, now) -> r.reset() == null ? null
+                rateLimit(views, Series.UPSTREAM_RATELIMIT_RESET_SECONDS, (r, now) -> r.reset() == null ? null
                         : Math.max(0, Duration.between(now, r.reset()).toNanos() / 1e9)),
-                GaugeWithCallback.builder().name(Series.BUDGET_LEVEL.metricName()).help(Series.BUDGET_LEVEL.help())
-                        .labelNames(Series.BUDGET_LEVEL.labelNames())
-                        .callback(cb -> views.forEach(v -> v.tokens().budget().ifPresent(b -> b.levels()
+                Series.BUDGET_LEVEL.gauge().callback(cb -> views.forEach(v -> v.tokens().budget().ifPresent(b -> b.levels()
                                 .forEach((kind, level) -> cb.call(level, v.provider(), kind.label()))))).build(),
-                CounterWithCallback.builder().name(Series.BUDGET_WAITS.builderName()).help(Series.BUDGET_WAITS.help())
-                        .labelNames(Series.BUDGET_WAITS.labelNames())
-                        .callback(cb -> views.forEach(v -> v.tokens().budget().map(TokenBudget::waits).orElse(Map.of())
+                Series.BUDGET_WAITS.counter().callback(cb -> views.forEach(v -> v.tokens().budget().map(TokenBudget::waits).orElse(Map.of())
                                 .forEach((kind, n) -> cb.call(n, v.provider(), kind)))).build());
     }
 
@@ -56,8 +46,7 @@ final class TokenFamilies {
     }
 
     private static Collector rateLimit(List<View> views, Series s, Value value) {
-        return GaugeWithCallback.builder().name(s.metricName()).help(s.help()).labelNames(s.labelNames())
-                .callback(cb -> {
+        return s.gauge().callback(cb -> {
                     Instant now = Instant.now();
                     for (View v : views) {
                         for (Map.Entry<RateLimitKind, RateLimitReading> e : v.tokens().rateLimits().state().readings().entrySet()) {

@@ -25,7 +25,7 @@ class MetricsExportTest {
     private static final String P = "provider";
     private static final String VERSION = shaper.Version.VERSION;
     private static final java.util.Set<Series> TOKEN_SERIES = java.util.EnumSet.of(Series.TOKENS, Series.MODEL_REQUESTS,
-            Series.UPSTREAM_RATELIMIT_LIMIT, Series.UPSTREAM_RATELIMIT_REMAINING, Series.UPSTREAM_RATELIMIT_RESET,
+            Series.UPSTREAM_RATELIMIT_LIMIT, Series.UPSTREAM_RATELIMIT_REMAINING, Series.UPSTREAM_RATELIMIT_RESET_SECONDS,
             Series.BUDGET_LEVEL, Series.BUDGET_WAITS);
 
     private static HttpResponse<String> send(RunningShaper shaper, String method, String path) throws Exception {
@@ -172,10 +172,10 @@ class MetricsExportTest {
             assertEquals(1, s.value("shaper_clean_passthrough_total", P, "alpha"));
             assertEquals(1, s.value("shaper_clean_passthrough_total", P, "beta"));
             for (Series series : Series.values()) {
-                if (series != Series.ROUTE_QUEUED && series != Series.ROUTE_OLDEST_QUEUED
+                if (series != Series.ROUTE_QUEUED && series != Series.ROUTE_OLDEST_QUEUED_SECONDS
                         && series != Series.LIMITER_BACKEND_UP && series != Series.LIMITER_BACKEND_TRANSITIONS
                         && series != Series.CLUSTER_QUEUED // cluster mode only
-                        && series != Series.CLASS_QUEUED && series != Series.CLASS_QUEUE_WAIT // priority classes only
+                        && series != Series.CLASS_QUEUED && series != Series.CLASS_QUEUE_WAIT_SECONDS // priority classes only
                         && !TOKEN_SERIES.contains(series)) { // only once answers carried usage or rate-limit headers, or with budgets
                     assertTrue(s.has(series.metricName()), series.metricName() + " exported");
                 }
