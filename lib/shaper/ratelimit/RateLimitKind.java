@@ -2,42 +2,31 @@ package shaper.ratelimit;
 
 import java.util.Locale;
 
-/** What a limit counts; {@link #label()} is the {@code kind} label of the series. */
+/**
+ * What a limit counts. Every spelling derives from the constant's name: {@link #label()} is the
+ * {@code kind} label of the series, {@link #anthropicName()} the part of Anthropic's header names,
+ * {@link #word()} the short word of README and the journal.
+ */
 public enum RateLimitKind {
-    REQUESTS("requests", "requests"),
-    TOKENS("tokens", "tokens"),
-    INPUT_TOKENS("input_tokens", "input-tokens"),
-    OUTPUT_TOKENS("output_tokens", "output-tokens");
+    REQUESTS, TOKENS, INPUT_TOKENS, OUTPUT_TOKENS;
 
-    private final String label;
-    private final String anthropicName;
-
-    RateLimitKind(String label, String anthropicName) {
-        this.label = label;
-        this.anthropicName = anthropicName;
-    }
-
+    /** requests, tokens, input_tokens, output_tokens. */
     public String label() {
-        return label;
+        return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The kind's part of an {@code anthropic-ratelimit-<kind>-<field>} header name. */
+    /** The kind's part of an {@code anthropic-ratelimit-<kind>-<field>} header name: {@code input-tokens}. */
     String anthropicName() {
-        return anthropicName;
+        return label().replace('_', '-');
     }
 
-    /** The short word README and the journal use: requests, tokens, input, output. */
+    /** requests, tokens, input, output. */
     public String word() {
-        return switch (this) {
-            case REQUESTS -> "requests";
-            case TOKENS -> "tokens";
-            case INPUT_TOKENS -> "input";
-            case OUTPUT_TOKENS -> "output";
-        };
+        return label().replace("_tokens", "");
     }
 
     @Override
     public String toString() {
-        return name().toLowerCase(Locale.ROOT);
+        return label();
     }
 }

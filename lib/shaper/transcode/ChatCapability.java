@@ -2,6 +2,7 @@ package shaper.transcode;
 
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -12,35 +13,33 @@ import java.util.Set;
  */
 public enum ChatCapability {
     /** Keep the developer role as {@code role: developer} (Qwen/Llama/DeepSeek templates do not know it). */
-    DEVELOPER_ROLE("developer_role", false),
+    DEVELOPER_ROLE(false),
     /** Render image parts as {@code image_url} content parts. */
-    IMAGE_INPUT("image_input", false),
+    IMAGE_INPUT(false),
     /** Render structured-output formats as {@code response_format}. */
-    STRUCTURED_OUTPUTS("structured_outputs", false),
+    STRUCTURED_OUTPUTS(false),
     /** Forward the parallel-tool-calls setting as {@code parallel_tool_calls}. */
-    PARALLEL_TOOL_CALLS("parallel_tool_calls", true),
+    PARALLEL_TOOL_CALLS(true),
     /** Forward stop sequences as {@code stop}. */
-    STOP_SEQUENCES("stop_sequences", false),
+    STOP_SEQUENCES(false),
     /** Forward reasoning effort (and the Anthropic thinking budget, by the threshold table) as {@code reasoning_effort}. */
-    REASONING_EFFORT("reasoning_effort", false),
+    REASONING_EFFORT(false),
     /** Provider reasoning ({@code reasoning} / {@code reasoning_content}) becomes client text. */
-    PROVIDER_REASONING_TEXT("provider_reasoning_text", false),
+    PROVIDER_REASONING_TEXT(false),
     /** Provider reasoning becomes native thinking blocks; wins over {@link #PROVIDER_REASONING_TEXT}. */
-    PROVIDER_REASONING_THINKING("provider_reasoning_thinking", true),
+    PROVIDER_REASONING_THINKING(true),
     /** Render system/developer turns where they stand instead of one leading system message. */
-    SYSTEM_ANYWHERE("system_anywhere", false);
+    SYSTEM_ANYWHERE(false);
 
-    private final String wireName;
     private final boolean byDefault;
 
-    ChatCapability(String wireName, boolean byDefault) {
-        this.wireName = wireName;
+    ChatCapability(boolean byDefault) {
         this.byDefault = byDefault;
     }
 
-    /** The name on the command line. */
+    /** The name on the command line: the constant's name in lower case. */
     public String wireName() {
-        return wireName;
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The out-of-the-box set of a CLI mapping. */

@@ -10,32 +10,30 @@ import shaper.config.ConfigException;
  */
 public enum Protocol {
     /** OpenAI Responses ({@code POST /v1/responses}): client or upstream. */
-    RESPONSES("responses", true, true),
+    RESPONSES(true, true),
     /** Anthropic Messages ({@code POST /v1/messages}): client only. */
-    MESSAGES("messages", true, false),
+    MESSAGES(true, false),
     /** OpenAI Chat Completions ({@code POST /v1/chat/completions}): upstream only. */
-    CHAT_COMPLETIONS("chat-completions", false, true);
+    CHAT_COMPLETIONS(false, true);
 
-    private final String spelling;
     private final boolean client;
     private final boolean upstream;
 
-    Protocol(String spelling, boolean client, boolean upstream) {
-        this.spelling = spelling;
+    Protocol(boolean client, boolean upstream) {
         this.client = client;
         this.upstream = upstream;
     }
 
-    /** The name on the command line. */
+    /** The name on the command line: the constant's name in lower case, with dashes. */
     public String spelling() {
-        return spelling;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** @throws ConfigException for an unknown name or one that cannot play the client role */
     static Protocol client(String name) {
         Protocol p = parse(name);
         if (!p.client) {
-            throw new ConfigException(p.spelling + " is not a valid client protocol; it is upstream-only");
+            throw new ConfigException(p.spelling() + " is not a valid client protocol; it is upstream-only");
         }
         return p;
     }
@@ -44,7 +42,7 @@ public enum Protocol {
     static Protocol upstream(String name) {
         Protocol p = parse(name);
         if (!p.upstream) {
-            throw new ConfigException(p.spelling + " is not a valid upstream protocol; it is client-only");
+            throw new ConfigException(p.spelling() + " is not a valid upstream protocol; it is client-only");
         }
         return p;
     }
@@ -52,7 +50,7 @@ public enum Protocol {
     private static Protocol parse(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         for (Protocol p : values()) {
-            if (p.spelling.equals(n)) {
+            if (p.spelling().equals(n)) {
                 return p;
             }
         }
