@@ -2,10 +2,9 @@ package shaper.admission;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 import shaper.config.ConfigException;
-import shaper.config.GoDuration;
+import shaper.config.DurationFlags;
 import shaper.route.RouteTable;
 
 /**
@@ -42,12 +41,12 @@ public record AdmissionConfig(List<String> limits, boolean limitAll, int concurr
         if (queueDepth < 0) {
             throw new ConfigException("-queue-depth must be >= 0, got " + queueDepth);
         }
-        nonNegative("-queue-timeout", queueTimeout);
-        nonNegative("-queue-comments", queueComments);
-        nonNegative("-release-cooldown", releaseCooldown);
-        nonNegative("-cancel-cooldown", cancelCooldown);
-        nonNegative("-failure-hold", failureHold);
-        nonNegative("-adaptive-headroom-window", adaptiveHeadroomWindow);
+        DurationFlags.nonNegative("-queue-timeout", queueTimeout);
+        DurationFlags.nonNegative("-queue-comments", queueComments);
+        DurationFlags.nonNegative("-release-cooldown", releaseCooldown);
+        DurationFlags.nonNegative("-cancel-cooldown", cancelCooldown);
+        DurationFlags.nonNegative("-failure-hold", failureHold);
+        DurationFlags.nonNegative("-adaptive-headroom-window", adaptiveHeadroomWindow);
         try {
             RouteTable.of(limits);
         } catch (IllegalArgumentException e) {
@@ -62,12 +61,5 @@ public record AdmissionConfig(List<String> limits, boolean limitAll, int concurr
     public static AdmissionConfig defaults() {
         return new AdmissionConfig(List.of(), false, 4, 0, Duration.ofSeconds(30), 0, Duration.ZERO,
                 Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofSeconds(2), false, Duration.ofSeconds(30), false);
-    }
-
-    private static void nonNegative(String flag, Duration d) {
-        Objects.requireNonNull(d, flag);
-        if (d.isNegative()) {
-            throw new ConfigException(flag + " must be >= 0, got " + GoDuration.format(d));
-        }
     }
 }

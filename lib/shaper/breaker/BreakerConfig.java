@@ -1,10 +1,9 @@
 package shaper.breaker;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import shaper.config.ConfigException;
-import shaper.config.GoDuration;
+import shaper.config.DurationFlags;
 
 /**
  * Provider-scope circuit breaker settings ({@code -circuit-breaker}, {@code -cb-*}).
@@ -34,27 +33,14 @@ public record BreakerConfig(
         Duration maxPenalty) {
 
     public BreakerConfig {
-        Objects.requireNonNull(window, "window");
-        Objects.requireNonNull(openTimeout, "openTimeout");
-        Objects.requireNonNull(maxOpenTimeout, "maxOpenTimeout");
-        Objects.requireNonNull(penalty, "penalty");
-        Objects.requireNonNull(maxPenalty, "maxPenalty");
-        if (enabled) {
-            if (threshold <= 0) {
-                throw new ConfigException("-cb-threshold must be > 0, got " + threshold);
-            }
-            requirePositive("-cb-window", window);
-            requirePositive("-cb-open-timeout", openTimeout);
-            requirePositive("-cb-max-open-timeout", maxOpenTimeout);
-            requirePositive("-cb-penalty", penalty);
-            requirePositive("-cb-max-penalty", maxPenalty);
-        } else {
-            requireNonNegative("-cb-window", window);
-            requireNonNegative("-cb-open-timeout", openTimeout);
-            requireNonNegative("-cb-max-open-timeout", maxOpenTimeout);
-            requireNonNegative("-cb-penalty", penalty);
-            requireNonNegative("-cb-max-penalty", maxPenalty);
+        if (enabled && threshold <= 0) {
+            throw new ConfigException("-cb-threshold must be > 0, got " + threshold);
         }
+        check("-cb-window", window, enabled);
+        check("-cb-open-timeout", openTimeout, enabled);
+        check("-cb-max-open-timeout", maxOpenTimeout, enabled);
+        check("-cb-penalty", penalty, enabled);
+        check("-cb-max-penalty", maxPenalty, enabled);
         if (maxPenalty.compareTo(penalty) < 0) {
             maxPenalty = penalty;
         }
@@ -111,15 +97,12 @@ public record BreakerConfig(
         }
     }
 
-    private static void requirePositive(String flag, Duration value) {
-        if (value.isZero() || value.isNegative()) {
-            throw new ConfigException(flag + " must be > 0, got " + GoDuration.format(value));
-        }
-    }
-
-    private static void requireNonNegative(String flag, Duration value) {
-        if (value.isNegative()) {
-            throw new ConfigException(flag + " must be >= 0, got " + GoDuration.format(value));
+    /** A duration of an enabled breaker must be positive, of a disabled one not negative. */
+    private static void check(String flag, Duration value, boolean enabled) {
+        if (enabled) {
+            DurationFlags.positive(flag, value);
+        } else {
+            DurationFlags.nonNegative(flag, value);
         }
     }
 }

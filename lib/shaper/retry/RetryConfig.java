@@ -8,6 +8,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 import shaper.config.ConfigException;
+import shaper.config.DurationFlags;
 import shaper.config.GoDuration;
 
 /**
@@ -63,20 +64,13 @@ public record RetryConfig(
     public static final RetryConfig DEFAULTS = builder().build();
 
     public RetryConfig {
-        Objects.requireNonNull(waitMin, "waitMin");
-        Objects.requireNonNull(waitMax, "waitMax");
-        Objects.requireNonNull(minDelay, "minDelay");
-        Objects.requireNonNull(retryStatus, "retryStatus");
-        Objects.requireNonNull(deadline, "deadline");
-        Objects.requireNonNull(keepalive, "keepalive");
-        Objects.requireNonNull(upstreamTimeout, "upstreamTimeout");
         if (retry < UNLIMITED) {
             throw new ConfigException("-retry must be >= -1, got " + retry);
         }
-        requireNotNegative("-retry-wait-min", waitMin);
-        requireNotNegative("-retry-wait-max", waitMax);
-        requireNotNegative("-retry-min-delay", minDelay);
-        requireNotNegative("-retry-keepalive", keepalive);
+        DurationFlags.nonNegative("-retry-wait-min", waitMin);
+        DurationFlags.nonNegative("-retry-wait-max", waitMax);
+        DurationFlags.nonNegative("-retry-min-delay", minDelay);
+        DurationFlags.nonNegative("-retry-keepalive", keepalive);
         if (waitMax.compareTo(waitMin) < 0) {
             throw new ConfigException("-retry-wait-max must be >= -retry-wait-min (" + GoDuration.format(waitMin)
                     + "), got " + GoDuration.format(waitMax));
@@ -84,10 +78,10 @@ public record RetryConfig(
         if (maxBodyMb < 0) {
             throw new ConfigException("-retry-max-body-mb must be >= 0, got " + maxBodyMb);
         }
-        requirePositive("-retry-deadline", deadline);
-        requirePositive("-upstream-timeout", upstreamTimeout);
+        DurationFlags.positive("-retry-deadline", deadline);
+        DurationFlags.positive("-upstream-timeout", upstreamTimeout);
         SortedSet<Integer> statuses = new TreeSet<>();
-        for (Integer status : retryStatus) {
+        for (Integer status : Objects.requireNonNull(retryStatus, "retryStatus")) {
             if (status == null || status < 100 || status > 599) {
                 throw new ConfigException("-retry-status must list HTTP statuses 100-599, got " + status);
             }
@@ -134,18 +128,6 @@ public record RetryConfig(
             statuses.add(status);
         }
         return statuses;
-    }
-
-    private static void requireNotNegative(String flag, Duration d) {
-        if (d.isNegative()) {
-            throw new ConfigException(flag + " must be >= 0, got " + GoDuration.format(d));
-        }
-    }
-
-    private static void requirePositive(String flag, Duration d) {
-        if (d.isNegative() || d.isZero()) {
-            throw new ConfigException(flag + " must be > 0, got " + GoDuration.format(d));
-        }
     }
 
     /** Mutable builder; {@link #build()} validates. Not thread-safe. */
