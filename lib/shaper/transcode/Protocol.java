@@ -10,19 +10,11 @@ import shaper.config.ConfigException;
  */
 public enum Protocol {
     /** OpenAI Responses ({@code POST /v1/responses}): client or upstream. */
-    RESPONSES(true, true),
+    RESPONSES,
     /** Anthropic Messages ({@code POST /v1/messages}): client only. */
-    MESSAGES(true, false),
+    MESSAGES,
     /** OpenAI Chat Completions ({@code POST /v1/chat/completions}): upstream only. */
-    CHAT_COMPLETIONS(false, true);
-
-    private final boolean client;
-    private final boolean upstream;
-
-    Protocol(boolean client, boolean upstream) {
-        this.client = client;
-        this.upstream = upstream;
-    }
+    CHAT_COMPLETIONS;
 
     /** The name on the command line: the constant's name in lower case, with dashes. */
     public String spelling() {
@@ -32,7 +24,7 @@ public enum Protocol {
     /** @throws ConfigException for an unknown name or one that cannot play the client role */
     static Protocol client(String name) {
         Protocol p = parse(name);
-        if (!p.client) {
+        if (p == CHAT_COMPLETIONS) {
             throw new ConfigException(p.spelling() + " is not a valid client protocol; it is upstream-only");
         }
         return p;
@@ -41,7 +33,7 @@ public enum Protocol {
     /** @throws ConfigException for an unknown name or one that cannot play the upstream role */
     static Protocol upstream(String name) {
         Protocol p = parse(name);
-        if (!p.upstream) {
+        if (p == MESSAGES) {
             throw new ConfigException(p.spelling() + " is not a valid upstream protocol; it is client-only");
         }
         return p;

@@ -19,6 +19,8 @@ public abstract class StreamRendererBase implements ClientStreamRenderer {
     protected final ConversionReport report;
     private final ReasoningDisposition reasoning;
     private final int partBytes;
+    /** How the dialect's upstream end marker reads in an error: {@code [DONE]}. */
+    private final String endMarker;
 
     protected boolean started;
     protected boolean terminated;
@@ -27,7 +29,8 @@ public abstract class StreamRendererBase implements ClientStreamRenderer {
     private boolean reasoningLossRecorded;
 
     protected StreamRendererBase(EventSink sink, String clientModel, ReasoningDisposition reasoning, ConversionReport report,
-                                 TranscodeLimits limits) {
+                                 TranscodeLimits limits, String endMarker) {
+        this.endMarker = endMarker;
         this.sink = sink;
         this.clientModel = clientModel;
         this.reasoning = reasoning;
@@ -58,7 +61,7 @@ public abstract class StreamRendererBase implements ClientStreamRenderer {
             case StreamEvent.UsageReport u -> usage = ChatUsage.merge(usage, u.usage());
             case StreamEvent.Done d -> {
                 if (stop == null) {
-                    throw new TranscodeException.UpstreamWire(doneBeforeFinish());
+                    throw new TranscodeException.UpstreamWire("upstream stream sent " + endMarker + " before a finish reason");
                 }
                 terminal();
             }
@@ -136,7 +139,4 @@ public abstract class StreamRendererBase implements ClientStreamRenderer {
 
     /** Writes the dialect's error terminal, with whatever must come before it. */
     protected abstract void failure(String type, String message);
-
-    /** The upstream failure message for an end marker that came before any finish reason. */
-    protected abstract String doneBeforeFinish();
 }

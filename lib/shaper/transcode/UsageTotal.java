@@ -7,8 +7,16 @@ package shaper.transcode;
  * Chat and Responses usage differ only in the field names of this rule.
  */
 public record UsageTotal(Long in, Long out) {
-    /** Reads {@code usage}'s two counts and its {@code total_tokens}, then {@link #reconcile}s them. */
+    /**
+     * Reads {@code usage}'s two counts and its {@code total_tokens}, then {@link #reconcile}s them.
+     *
+     * @return null when the upstream sent no usage (absent or JSON null)
+     */
     public static UsageTotal read(com.fasterxml.jackson.databind.JsonNode usage, String inName, String outName, ConversionReport report) {
+        if (usage == null || usage.isNull()) {
+            return null;
+        }
+        JsonFields.UPSTREAM.object(usage, "usage");
         Long in = count(usage, inName, "usage", report);
         Long out = count(usage, outName, "usage", report);
         Long total = count(usage, "total_tokens", "usage", report);

@@ -25,23 +25,20 @@ public final class ChatUsage {
 
     /** @return {@link Usage#UNKNOWN} when {@code usage} is absent or null */
     public static Usage decode(JsonNode usage, ConversionReport report) {
-        if (usage == null || usage.isNull()) {
+        UsageTotal counts = UsageTotal.read(usage, "prompt_tokens", "completion_tokens", report);
+        if (counts == null) {
             return Usage.UNKNOWN;
         }
-        F.object(usage, "usage");
-        UsageTotal counts = UsageTotal.read(usage, "prompt_tokens", "completion_tokens", report);
-        Long prompt = counts.in();
-        Long completion = counts.out();
         JsonNode promptDetails = details(usage, "prompt_tokens_details");
         JsonNode completionDetails = details(usage, "completion_tokens_details");
         Long cached = first(report, promptDetails, "cached_tokens", usage, "cached_tokens", usage, "prompt_cache_hit_tokens");
         Long created = promptDetails == null ? null : count(promptDetails, "created_cache_tokens", "usage.prompt_tokens_details", report);
         Long reasoning = first(report, completionDetails, "reasoning_tokens", usage, "reasoning_tokens", null, null);
-        cached = UsageTotal.clampPart(cached, prompt, "usage.cached_tokens", report);
-        Long input = UsageTotal.less(prompt, cached);
+        cached = UsageTotal.clampPart(cached, counts.in(), "usage.cached_tokens", report);
+        Long input = UsageTotal.less(counts.in(), cached);
         created = UsageTotal.clampPart(created, input, "usage.prompt_tokens_details.created_cache_tokens", report);
         input = UsageTotal.less(input, created);
-        return new Usage(input, completion, cached, created, reasoning);
+        return new Usage(input, counts.out(), cached, created, reasoning);
     }
 
     /** Later usage reports refine earlier ones: a known value replaces an unknown or older one. */

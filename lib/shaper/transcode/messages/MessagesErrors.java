@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import shaper.transcode.ErrorText;
+import shaper.transcode.ErrorTypes;
 import shaper.transcode.TranscodeException;
 import shaper.transcode.UpstreamError;
 
@@ -21,13 +22,9 @@ public final class MessagesErrors {
 
     public static String typeFor(int status) {
         return switch (status) {
-            case 401 -> "authentication_error";
-            case 403 -> "permission_error";
             case 404 -> "not_found_error";
             case 413 -> "request_too_large";
-            case 429 -> "rate_limit_error";
-            case 529 -> "overloaded_error";
-            default -> status >= 500 ? "api_error" : "invalid_request_error";
+            default -> ErrorTypes.shared(status);
         };
     }
 
@@ -43,15 +40,17 @@ public final class MessagesErrors {
 
     /** The JSON of an {@code error} stream event. */
     public static String event(String type, String message) {
+        return envelope(type, message).toString();
+    }
+
+    private static ObjectNode envelope(String type, String message) {
         ObjectNode root = MAPPER.createObjectNode().put("type", "error");
         root.putObject("error").put("type", type).put("message", ErrorText.bound(message));
-        return root.toString();
+        return root;
     }
 
     private static byte[] body(String type, String message, String requestId) {
-        ObjectNode root = MAPPER.createObjectNode().put("type", "error");
-        root.putObject("error").put("type", type).put("message", ErrorText.bound(message));
-        root.put("request_id", requestId); // null when there is none: Jackson writes JSON null
+        ObjectNode root = envelope(type, message).put("request_id", requestId); // no id: JSON null
         return root.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

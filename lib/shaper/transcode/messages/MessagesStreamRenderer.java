@@ -66,7 +66,7 @@ public final class MessagesStreamRenderer extends StreamRendererBase {
 
     public MessagesStreamRenderer(EventSink sink, String clientModel, ReasoningDisposition reasoning, ConversionReport report,
                                   TranscodeLimits limits) {
-        super(sink, clientModel, reasoning, report, limits);
+        super(sink, clientModel, reasoning, report, limits, "[DONE]");
     }
 
     @Override
@@ -74,11 +74,6 @@ public final class MessagesStreamRenderer extends StreamRendererBase {
         streamId = upstreamId;
         messageId = MessagesUsage.messageId(upstreamId);
         start();
-    }
-
-    @Override
-    protected String doneBeforeFinish() {
-        return "upstream stream sent [DONE] before a finish reason";
     }
 
     /** One {@code error} event (never {@code message_stop}). */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import shaper.transcode.ErrorText;
+import shaper.transcode.ErrorTypes;
 import shaper.transcode.TranscodeException;
 import shaper.transcode.UpstreamError;
 
@@ -20,13 +21,7 @@ public final class ResponsesErrors {
     }
 
     public static String typeFor(int status) {
-        return switch (status) {
-            case 401 -> "authentication_error";
-            case 403 -> "permission_error";
-            case 429 -> "rate_limit_error";
-            case 529 -> "overloaded_error";
-            default -> status >= 500 ? "api_error" : "invalid_request_error";
-        };
+        return ErrorTypes.shared(status);
     }
 
     public static byte[] body(UpstreamError e) {

@@ -76,7 +76,7 @@ public final class ResponsesStreamRenderer extends StreamRendererBase {
 
     public ResponsesStreamRenderer(EventSink sink, String clientModel, long createdAt, ReasoningDisposition reasoning, FlatToolNames names,
                                    ConversionReport report, TranscodeLimits limits) {
-        super(sink, clientModel, reasoning, report, limits);
+        super(sink, clientModel, reasoning, report, limits, "its end");
         this.createdAt = createdAt;
         this.names = names;
     }
@@ -85,11 +85,6 @@ public final class ResponsesStreamRenderer extends StreamRendererBase {
     protected void started(String upstreamId) {
         responseId = ResponsesShapes.responseId(upstreamId);
         start();
-    }
-
-    @Override
-    protected String doneBeforeFinish() {
-        return "upstream stream sent its end before a finish reason";
     }
 
     /** One {@code response.failed} (after {@code response.created} if nothing was sent yet). */

@@ -55,18 +55,14 @@ public final class ResponsesUsage {
 
     /** Reads an upstream Responses {@code usage}; {@link Usage#UNKNOWN} when absent. */
     public static Usage decode(JsonNode usage, ConversionReport report) {
-        if (usage == null || usage.isNull()) {
+        UsageTotal counts = UsageTotal.read(usage, "input_tokens", "output_tokens", report);
+        if (counts == null) {
             return Usage.UNKNOWN;
         }
-        F.object(usage, "usage");
-        UsageTotal counts = UsageTotal.read(usage, "input_tokens", "output_tokens", report);
-        Long input = counts.in();
-        Long output = counts.out();
         Long cached = detail(usage, "input_tokens_details", "cached_tokens", report);
         Long reasoning = detail(usage, "output_tokens_details", "reasoning_tokens", report);
-        cached = UsageTotal.clampPart(cached, input, "usage.input_tokens_details.cached_tokens", report);
-        input = UsageTotal.less(input, cached);
-        return new Usage(input, output, cached, null, reasoning);
+        cached = UsageTotal.clampPart(cached, counts.in(), "usage.input_tokens_details.cached_tokens", report);
+        return new Usage(UsageTotal.less(counts.in(), cached), counts.out(), cached, null, reasoning);
     }
 
     private static Long detail(JsonNode usage, String object, String name, ConversionReport report) {
