@@ -6,46 +6,36 @@ package shaper.codec;
  * coding, never body bytes.
  */
 public abstract sealed class CodingException extends Exception {
-    private CodingException(String message) {
+    private final int status;
+
+    private CodingException(String message, int status) {
         super(message, null, false, false);
+        this.status = status;
     }
 
     /** The HTTP status a client is answered with when the proxy must read this body. */
-    public abstract int status();
+    public final int status() {
+        return status;
+    }
 
     /** The decoded body would exceed the path's limit (a decompression bomb, or just too big). */
     public static final class TooLarge extends CodingException {
         public TooLarge(long limit) {
-            super("decoded request body exceeds " + limit + " bytes");
-        }
-
-        @Override
-        public int status() {
-            return 413;
+            super("decoded request body exceeds " + limit + " bytes", 413);
         }
     }
 
     /** The bytes are not a valid stream of the coding the header names (truncated, wrong format, bad checksum). */
     public static final class Corrupt extends CodingException {
         public Corrupt(String coding) {
-            super("request body is not valid " + coding + " data");
-        }
-
-        @Override
-        public int status() {
-            return 400;
+            super("request body is not valid " + coding + " data", 400);
         }
     }
 
     /** A coding this proxy does not decode (RFC 9110 §15.5.16: 415 names what is supported). */
     public static final class Unsupported extends CodingException {
         public Unsupported(String coding) {
-            super("unsupported Content-Encoding \"" + printable(coding) + "\" (supported: gzip, x-gzip, deflate, br, zstd, identity)");
-        }
-
-        @Override
-        public int status() {
-            return 415;
+            super("unsupported Content-Encoding \"" + printable(coding) + "\" (supported: gzip, x-gzip, deflate, br, zstd, identity)", 415);
         }
     }
 
