@@ -45,8 +45,7 @@ final class ChatCompletionsApi {
             return;
         }
         if (!r.method().equals(Method.POST) || !path.equals("/v1/chat/completions")) {
-            JsonReply.send(res, 404, "{\"error\":{\"message\":\"no such route: " + r.method().text() + " " + path
-                    + "\",\"type\":\"invalid_request_error\",\"code\":\"not_found\"}}");
+            JsonReply.noSuchRoute(res, r);
             return;
         }
         complete(r, res, MessagesReply.chunks(reply));

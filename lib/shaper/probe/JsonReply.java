@@ -18,4 +18,10 @@ final class JsonReply {
         res.header(HeaderValues.create(HeaderNames.create("request-id"), MessagesReply.newId("req_")));
         res.send(json.getBytes(StandardCharsets.UTF_8));
     }
+
+    /** The 404 an OpenAI-style server gives a route it does not serve, in OpenAI's error envelope. */
+    static void noSuchRoute(ServerResponse res, ProbeRequest r) {
+        send(res, 404, "{\"error\":{\"message\":\"no such route: " + r.method().text() + " " + r.remainder()
+                + "\",\"type\":\"invalid_request_error\",\"code\":\"not_found\"}}");
+    }
 }

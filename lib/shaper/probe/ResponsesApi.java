@@ -37,8 +37,7 @@ final class ResponsesApi {
 
     void respond(ProbeRequest r, ServerResponse res) {
         if (!r.method().equals(Method.POST) || !r.remainder().equals("/v1/responses")) {
-            JsonReply.send(res, 404, "{\"error\":{\"message\":\"no such route: " + r.method().text() + " " + r.remainder()
-                    + "\",\"type\":\"invalid_request_error\",\"code\":\"not_found\"}}");
+            JsonReply.noSuchRoute(res, r);
             return;
         }
         JsonNode body = r.json();
