@@ -6,26 +6,11 @@ import java.util.Locale;
  * A provider's upstreams: the main one, and optionally {@code -responses-upstream} for the paths
  * whose wire the Responses models speak ({@code /v1/responses}, {@code /v1/responses/...},
  * {@code /v1/models}, {@code /v1/models/...}, {@code /api/pricing}).
+ *
+ * @param responses   null when all paths use {@code main}
+ * @param mountPrefix the provider's mount on the proxy ({@code ""} for the bare root), put in front of rewritten redirects
  */
-public final class Upstreams {
-    private final Upstream main;
-    private final Upstream responses;
-    private final String mountPrefix;
-
-    /**
-     * @param responses   null when all paths use {@code main}
-     * @param mountPrefix the provider's mount on the proxy ({@code ""} for the bare root), put in front of rewritten redirects
-     */
-    public Upstreams(Upstream main, Upstream responses, String mountPrefix) {
-        this.main = main;
-        this.responses = responses;
-        this.mountPrefix = mountPrefix;
-    }
-
-    String mountPrefix() {
-        return mountPrefix;
-    }
-
+public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
     public Upstream forPath(String rawPath) {
         return responses != null && isResponsesPath(rawPath) ? responses : main;
     }

@@ -40,26 +40,9 @@ final class ProviderAssembler {
     private ProviderAssembler() {
     }
 
-    /** Every provider of {@code config}, assembled on {@code services}. */
+    /** Every provider of {@code config}, assembled on {@code services}: a reload with nothing running. */
     static List<ProviderAssembly> assembleAll(ShaperConfig config, ServerServices services) {
-        List<UpstreamAuth> auths = new ArrayList<>();
-        for (ProviderConfig p : config.providers()) {
-            auths.add(named(p, () -> UpstreamAuth.resolve(p.auth(), p.upstream(), services.env())));
-        }
-        List<ProviderAssembly> built = new ArrayList<>();
-        try {
-            for (int i = 0; i < config.providers().size(); i++) {
-                built.add(assemble(config.providers().get(i), auths.get(i), services));
-            }
-            return List.copyOf(built);
-        } catch (RuntimeException | Error e) {
-            built.forEach(ServerServices::closeQuietly);
-            throw e;
-        }
-    }
-
-    private static ProviderAssembly assemble(ProviderConfig p, UpstreamAuth auth, ServerServices s) {
-        return assemble(p, auth, s, Optional.empty(), new ArrayList<>());
+        return reassembleAll(config, services, java.util.Map.of(), new ArrayList<>());
     }
 
     /**
