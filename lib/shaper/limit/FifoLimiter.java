@@ -2,6 +2,7 @@ package shaper.limit;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.IntConsumer;
 
 /**
  * A concurrency limiter with a weighted fair queue (FIFO within a priority class; one class = a plain
@@ -162,11 +163,11 @@ public final class FifoLimiter implements Limiter {
             if (headroomTimer != null) {
                 headroomTimer.cancel();
             }
-            headroomTimer = time.schedule(headroomWindow, () -> lock.run(() -> {
+            headroomTimer = later(headroomWindow, () -> {
                 if (slots.endHeadroom(window)) {
                     slotReturned();
                 }
-            }));
+            });
         });
     }
 
@@ -236,29 +237,35 @@ public final class FifoLimiter implements Limiter {
             if (!g.markReleased()) {
                 return;
             }
-            if (hold.isZero()) {
-                endHold();
-            } else {
-                slots.held++;
-                time.schedule(hold, () -> lock.run(() -> {
-                    slots.held--;
-                    endHold();
-                }));
-            }
+            phase(hold, n -> slots.held += n, this::endHold);
         });
     }
 
     private void endHold() {
         slots.inUse--;
-        if (releaseCooldown.isZero()) {
-            slotReturned();
-        } else {
-            slots.cooling++;
-            time.schedule(releaseCooldown, () -> lock.run(() -> {
-                slots.cooling--;
-                slotReturned();
-            }));
+        phase(releaseCooldown, n -> slots.cooling += n, this::slotReturned);
+    }
+
+    /**
+     * One phase of a slot's way back (a hold, the release cooldown): the slot is counted in it
+     * ({@code count} takes +1, then -1) for {@code delay}, then goes on to {@code next}; a zero
+     * delay goes on at once.
+     */
+    private void phase(Duration delay, IntConsumer count, Runnable next) {
+        if (delay.isZero()) {
+            next.run();
+            return;
         }
+        count.accept(1);
+        later(delay, () -> {
+            count.accept(-1);
+            next.run();
+        });
+    }
+
+    /** Runs {@code step} under the lock once {@code delay} has passed, on the time source's timer. */
+    private TimeSource.Cancellable later(Duration delay, Runnable step) {
+        return time.schedule(delay, () -> lock.run(step));
     }
 
     /** Moves the limit in force; headroom never takes the last slot, so at a limit of 1 its slot comes back. */
