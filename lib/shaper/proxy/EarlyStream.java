@@ -19,31 +19,15 @@ import shaper.admission.ClientGoneException;
  * envelope (retry) instead of an HTTP error status, so a raw upstream error body never enters it.
  * A failing write means the client has gone.
  */
-final class EarlyStream {
+record EarlyStream(OutputStream sink, Origin origin) {
     /** What committed the stream; it decides how a failure is reported. */
     enum Origin { QUEUE, RETRY }
-
-    private final OutputStream sink;
-    private final Origin origin;
-
-    private EarlyStream(OutputStream sink, Origin origin) {
-        this.sink = sink;
-        this.origin = origin;
-    }
 
     static EarlyStream commit(ServerResponse res, Origin origin) {
         res.status(Status.OK_200)
                 .header(HeaderValues.create("Content-Type", "text/event-stream"))
                 .header(HeaderValues.create("Cache-Control", "no-cache"));
         return new EarlyStream(res.outputStream(), origin);
-    }
-
-    Origin origin() {
-        return origin;
-    }
-
-    OutputStream sink() {
-        return sink;
     }
 
     /** {@code : queue-wait elapsed=N}, N in whole seconds. */

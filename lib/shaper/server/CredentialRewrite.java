@@ -11,15 +11,7 @@ import shaper.proxy.HeaderRewrite;
  * credential and attaches exactly one ({@link UpstreamAuth#apply}). With neither configured it
  * is {@link HeaderRewrite#NONE}, so an unconfigured proxy forwards headers verbatim.
  */
-final class CredentialRewrite implements HeaderRewrite {
-    private final ClientKeys keys;
-    private final UpstreamAuth auth;
-
-    private CredentialRewrite(ClientKeys keys, UpstreamAuth auth) {
-        this.keys = keys;
-        this.auth = auth;
-    }
-
+record CredentialRewrite(ClientKeys keys, UpstreamAuth auth) implements HeaderRewrite {
     static HeaderRewrite of(ClientKeys keys, UpstreamAuth auth) {
         return keys.required() || auth.enabled() ? new CredentialRewrite(keys, auth) : HeaderRewrite.NONE;
     }
@@ -31,6 +23,7 @@ final class CredentialRewrite implements HeaderRewrite {
         auth.apply(editor);
     }
 
+    /** What is stripped and attached, never a secret. */
     @Override
     public String toString() {
         return "CredentialRewrite[" + keys.describe() + "; " + auth.describe() + "]";
