@@ -3,6 +3,7 @@ package shaper.retry;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -60,38 +61,38 @@ final class JsonSpans {
     /** The members of the object at {@code object}, in document order. */
     List<Member> members(Span object) {
         List<Member> members = new ArrayList<>();
-        int i = skipWhitespace(object.start() + 1);
-        if (json[i] == '}') {
-            return members;
-        }
-        while (true) {
+        entries(object, '}', i -> {
             int keyEnd = skipString(i);
             int valueStart = skipWhitespace(skipWhitespace(keyEnd) + 1);
             int valueEnd = skipValue(valueStart);
             members.add(new Member(new Span(i, keyEnd), new Span(valueStart, valueEnd)));
-            i = skipWhitespace(valueEnd);
-            if (json[i] == '}') {
-                return members;
-            }
-            i = skipWhitespace(i + 1);
-        }
+            return valueEnd;
+        });
+        return members;
     }
 
     /** The elements of the array at {@code array}, in document order. */
     List<Span> elements(Span array) {
         List<Span> elements = new ArrayList<>();
-        int i = skipWhitespace(array.start() + 1);
-        if (json[i] == ']') {
-            return elements;
-        }
-        while (true) {
+        entries(array, ']', i -> {
             int end = skipValue(i);
             elements.add(new Span(i, end));
-            i = skipWhitespace(end);
-            if (json[i] == ']') {
-                return elements;
+            return end;
+        });
+        return elements;
+    }
+
+    /**
+     * Walks the comma-separated entries of the container at {@code container}, which {@code close}
+     * ends; {@code entry} reads the one starting at its offset and answers where it ends.
+     */
+    private void entries(Span container, char close, IntUnaryOperator entry) {
+        int i = skipWhitespace(container.start() + 1);
+        while (json[i] != close) {
+            i = skipWhitespace(entry.applyAsInt(i));
+            if (json[i] != close) {
+                i = skipWhitespace(i + 1);
             }
-            i = skipWhitespace(i + 1);
         }
     }
 
