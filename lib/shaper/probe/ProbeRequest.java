@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -135,37 +136,38 @@ final class ProbeRequest {
     }
 
     int intParam(String name, int fallback, int min, int max) {
-        Optional<String> raw = param(name);
-        if (raw.isEmpty()) {
-            return fallback;
-        }
-        int value;
-        try {
-            value = Integer.parseInt(raw.get());
-        } catch (NumberFormatException e) {
-            throw new Rejected(400, name + ": \"" + raw.get() + "\" (expected: an integer)");
-        }
-        if (value < min || value > max) {
-            throw new Rejected(400, name + ": " + value + " (expected: " + min + ".." + max + ")");
-        }
-        return value;
+        return param(name, fallback, raw -> {
+            int value;
+            try {
+                value = Integer.parseInt(raw);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("\"" + raw + "\" (expected: an integer)");
+            }
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(value + " (expected: " + min + ".." + max + ")");
+            }
+            return value;
+        });
     }
 
     Duration durationParam(String name, Duration fallback) {
+        return param(name, fallback, raw -> {
+            Duration d = GoDuration.parse(raw);
+            if (d.isNegative()) {
+                throw new IllegalArgumentException(raw + " (expected: >= 0s)");
+            }
+            return d;
+        });
+    }
+
+    /** The query parameter {@code name} read by {@code parse}, or {@code fallback}; a value it refuses is a 400 naming the parameter. */
+    private <T> T param(String name, T fallback, Function<String, T> parse) {
         Optional<String> raw = param(name);
-        if (raw.isEmpty()) {
-            return fallback;
-        }
-        Duration d;
         try {
-            d = GoDuration.parse(raw.get());
+            return raw.isEmpty() ? fallback : parse.apply(raw.get());
         } catch (IllegalArgumentException e) {
             throw new Rejected(400, name + ": " + e.getMessage());
         }
-        if (d.isNegative()) {
-            throw new Rejected(400, name + ": " + raw.get() + " (expected: >= 0s)");
-        }
-        return d;
     }
 
     private Optional<String> param(String name) {
