@@ -184,4 +184,34 @@ class ClusterTokenBudgetTest {
             }
         }
     }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void whatOneInstanceLearnsFromTheHeadersPacesTheOther() throws Exception {
+        try (RedisProcess redis = RedisProcess.startFresh(); Probe probe = probe()) {
+            RunningShaper[] s = pair(redis, probe, "-budget-from-headers", "-queue-timeout", "30s", "-queue-depth", "1");
+            try {
+                assertEquals(200, post(s[0], 2), "the account allows 2 a minute; its headers say so");
+                assertTrue(requestsLevel(s[1]) <= 1.5, "the second instance sent nothing, yet knows: " + requestsLevel(s[1]));
+                assertEquals(200, post(s[1], 2), "the second request of the minute");
+                CompletableFuture<HttpResponse<String>> waiter = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return Clients.post(s[0].uri(messages(2)), BODY);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                RunningShaper.await("the third waits for the refill", BOUND,
+                        () -> s[0].server().assembly("default").tokens().budget().orElseThrow().queued() == 1);
+                HttpResponse<String> full = Clients.post(s[0].uri(messages(2)), BODY);
+                assertEquals(429, full.statusCode(), full.body());
+                long after = Long.parseLong(full.headers().firstValue("retry-after").orElseThrow());
+                assertTrue(after >= 5 && after <= 31, "the shared bucket's wait for its head: " + after);
+                assertEquals(0, upstream429s(probe), "nobody was sent beyond the account");
+                waiter.cancel(true);
+            } finally {
+                closeAll(s);
+            }
+        }
+    }
 }
