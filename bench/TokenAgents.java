@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * TokenAgents -url http://127.0.0.1:PORT/v1/messages[,URL...] [-agents 8] [-seconds 60] [-seed 1]
  * </pre>
  *
- * Prints {@code TOKENS_RESULT sent=N ok=N s429=N other=N errors=N}. Every wait is bounded: a
+ * Prints {@code TOKENS_RESULT sent=N ok=N s429=N other=N errors=N elapsed=SECONDS} ({@code elapsed}: from the
+ * first request until the last agent returned). Every wait is bounded: a
  * request times out after 120 s; the run ends when the time is up and every agent has returned.
  */
 public class TokenAgents {
@@ -47,7 +48,8 @@ public class TokenAgents {
             System.exit(2);
         }
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        long started = System.nanoTime();
+        long end = started + seconds * 1_000_000_000L;
         AtomicLong sent = new AtomicLong();
         AtomicLong ok = new AtomicLong();
         AtomicLong limited = new AtomicLong();
@@ -95,6 +97,6 @@ public class TokenAgents {
         }
         done.await();
         System.out.println("TOKENS_RESULT sent=" + sent.get() + " ok=" + ok.get() + " s429=" + limited.get() + " other=" + other.get()
-                + " errors=" + errors.get());
+                + " errors=" + errors.get() + " elapsed=" + String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - started) / 1e9));
     }
 }

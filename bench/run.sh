@@ -541,8 +541,8 @@ rss_of() {
 # and two instances sharing the static budgets through a redis-server of their own (half the
 # agents on each; skipped without redis-server). Reported: the upstream's 429s (counted by the
 # fixture) and the input tokens per minute it charged, against what its bucket could give over
-# the run as measured (from the fixture's reset until the last agent returned: a paced run's
-# queued requests finish after the agents stop sending), full at start plus the refill.
+# the run as the agents measure it (from their first request until the last one returned: a paced
+# run's queued requests finish after the agents stop sending), full at start plus the refill.
 TOK_SECONDS=${BENCH_TOKENS_SECONDS:-60}
 TOK_AGENTS=${BENCH_TOKENS_AGENTS:-8}
 TOK_RPM=${BENCH_TOKENS_RPM:-1000}
@@ -577,7 +577,7 @@ section_tokens() {
   md "## Token budgets: $TOK_AGENTS agents against an account's per-minute limits" "" \
     "ProbeServer \`/ratelimited\` enforces RPM $TOK_RPM, ITPM $TOK_ITPM, OTPM $TOK_OTPM (buckets refill continuously, full at start; 429 + retry-after when empty)." \
     "\`bench/TokenAgents.java\`: $TOK_AGENTS agents send Messages requests back to back for ${TOK_SECONDS}s (prompts of 2–40 KiB, \`max_tokens\` 64–512, every third streaming; a refused request waits its retry-after, 1–10 s)." \
-    "Each setup runs against fresh buckets; *run* lasts from the fixture's reset until the last agent returned (a paced run's queued requests finish after the agents stop sending); *available* is what the ITPM bucket could give in that time (full at start plus the refill). *redis*: two instances with the static budgets sharing them through one redis-server, half the agents on each." "" \
+    "Each setup runs against fresh buckets; *run* lasts from the agents' first request until the last agent returned (a paced run's queued requests finish after the agents stop sending); *available* is what the ITPM bucket could give in that time (full at start plus the refill). *redis*: two instances with the static budgets sharing them through one redis-server, half the agents on each." "" \
     "| proxy | flags | run | agent requests | answered | refused to agents | upstream 429s | input tokens/min | output tokens/min | ITPM used of available |" \
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for mode in $modes; do
@@ -606,7 +606,8 @@ section_tokens() {
       check "tokens: $mode" "measured" "failed (see $RES/tokens-agents.err)" "FAIL"
       continue
     fi
-    elapsed=$(calc "$t1 - $t0" 1)
+    elapsed=$(kv elapsed "$line")
+    [ -n "$elapsed" ] || elapsed=$(calc "$t1 - $t0" 1)
     rejected=$(printf '%s' "$counts" | sed -n 's/.*"rejected":\([0-9]*\).*/\1/p')
     input=$(printf '%s' "$counts" | sed -n 's/.*"input_tokens":\([0-9]*\).*/\1/p')
     output=$(printf '%s' "$counts" | sed -n 's/.*"output_tokens":\([0-9]*\).*/\1/p')

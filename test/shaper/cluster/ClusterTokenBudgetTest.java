@@ -77,9 +77,21 @@ class ClusterTokenBudgetTest {
         return new RunningShaper[] {a, b};
     }
 
-    private static void closeAll(RunningShaper[] s) {
-        for (RunningShaper r : s) {
-            r.close();
+    /** A test on two proxies sharing one fresh Redis in front of one fresh probe. */
+    private interface PairTest {
+        void run(RedisProcess redis, Probe probe, RunningShaper[] s) throws Exception;
+    }
+
+    private static void onPair(PairTest test, String... flags) throws Exception {
+        try (RedisProcess redis = RedisProcess.startFresh(); Probe probe = probe()) {
+            RunningShaper[] s = pair(redis, probe, flags);
+            try {
+                test.run(redis, probe, s);
+            } finally {
+                for (RunningShaper r : s) {
+                    r.close();
+                }
+            }
         }
     }
 
@@ -96,122 +108,102 @@ class ClusterTokenBudgetTest {
         return Clients.post(s.uri(messages(rpm)), BODY).statusCode();
     }
 
+    private static CompletableFuture<HttpResponse<String>> postAsync(RunningShaper s, int rpm) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return Clients.post(s.uri(messages(rpm)), BODY);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private static int queued(RunningShaper s) {
+        return s.server().assembly("default").tokens().budget().orElseThrow().queued();
+    }
+
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void twoInstancesOnOneRedisKeepOneBudget() throws Exception {
         // Each instance alone would admit 57 at once and its twin 57 more: 114 against an account of
         // 60 draws the upstream's 429s. Sharing one bucket of 57 (95 % of the account), the 9 beyond
         // it wait for the refill (about one a second) and none is refused.
-        try (RedisProcess redis = RedisProcess.startFresh(); Probe probe = probe()) {
-            RunningShaper[] s = pair(redis, probe, "-rpm", "57", "-itpm", "900000", "-queue-timeout", "90s");
-            try {
-                int requests = 66;
-                List<Future<Integer>> sent = new ArrayList<>();
-                try (ExecutorService clients = Executors.newFixedThreadPool(8)) {
-                    for (int i = 0; i < requests; i++) {
-                        RunningShaper via = s[i % 2];
-                        sent.add(clients.submit(() -> post(via, 60)));
-                    }
-                    List<Integer> statuses = new ArrayList<>();
-                    for (Future<Integer> f : sent) {
-                        statuses.add(f.get(120, TimeUnit.SECONDS));
-                    }
-                    assertEquals(java.util.Collections.nCopies(requests, 200), statuses, "every request was paced, none refused");
+        onPair((redis, probe, s) -> {
+            int requests = 66;
+            List<Future<Integer>> sent = new ArrayList<>();
+            try (ExecutorService clients = Executors.newFixedThreadPool(8)) {
+                for (int i = 0; i < requests; i++) {
+                    RunningShaper via = s[i % 2];
+                    sent.add(clients.submit(() -> post(via, 60)));
                 }
-                assertEquals(0, upstream429s(probe), "the two instances never together exceeded the account");
-                assertTrue(requestsLevel(s[0]) < 10 && requestsLevel(s[1]) < 10,
-                        "both see the one shared bucket nearly empty: " + requestsLevel(s[0]) + " / " + requestsLevel(s[1]));
-                String logs = s[0].stdout() + s[1].stdout();
-                assertTrue(!logs.contains("unreachable"), "no instance fell back to its own buckets: " + logs);
-            } finally {
-                closeAll(s);
+                List<Integer> statuses = new ArrayList<>();
+                for (Future<Integer> f : sent) {
+                    statuses.add(f.get(120, TimeUnit.SECONDS));
+                }
+                assertEquals(java.util.Collections.nCopies(requests, 200), statuses, "every request was paced, none refused");
             }
-        }
+            assertEquals(0, upstream429s(probe), "the two instances never together exceeded the account");
+            assertTrue(requestsLevel(s[0]) < 10 && requestsLevel(s[1]) < 10,
+                    "both see the one shared bucket nearly empty: " + requestsLevel(s[0]) + " / " + requestsLevel(s[1]));
+            String logs = s[0].stdout() + s[1].stdout();
+            assertTrue(!logs.contains("unreachable"), "no instance fell back to its own buckets: " + logs);
+        }, "-rpm", "57", "-itpm", "900000", "-queue-timeout", "90s");
     }
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void withRedisAwayEachInstancePacesByItsOwnBucketsWhichRememberItsSpending() throws Exception {
-        try (RedisProcess redis = RedisProcess.startFresh(); Probe probe = probe()) {
-            // 4 a minute: one more every 15 s, far longer than the queue timeout
-            RunningShaper[] s = pair(redis, probe, "-rpm", "4", "-queue-timeout", "2s");
-            try {
-                for (int i = 0; i < 3; i++) {
-                    assertEquals(200, post(s[0], 1000));
-                }
-                assertTrue(requestsLevel(s[1]) < 2, "the second instance sees the first one's spending: " + requestsLevel(s[1]));
-                redis.kill();
-                for (RunningShaper r : s) {
-                    RunningShaper.await("fallback", BOUND, () -> !r.logLines("unreachable").isEmpty());
-                }
-                assertEquals(200, post(s[0], 1000), "the first instance's own bucket has one request left");
-                assertEquals(504, post(s[0], 1000), "then it waits for the refill: it spent 3 of its 4 before the outage");
-                for (int i = 0; i < 4; i++) {
-                    assertEquals(200, post(s[1], 1000), "the second instance spent nothing itself: its own 4");
-                }
-                assertEquals(504, post(s[1], 1000));
-            } finally {
-                closeAll(s);
+        // 4 a minute: one more every 15 s, far longer than the queue timeout
+        onPair((redis, probe, s) -> {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(200, post(s[0], 1000));
             }
-        }
+            assertTrue(requestsLevel(s[1]) < 2, "the second instance sees the first one's spending: " + requestsLevel(s[1]));
+            redis.kill();
+            for (RunningShaper r : s) {
+                RunningShaper.await("fallback", BOUND, () -> !r.logLines("unreachable").isEmpty());
+            }
+            assertEquals(200, post(s[0], 1000), "the first instance's own bucket has one request left");
+            assertEquals(504, post(s[0], 1000), "then it waits for the refill: it spent 3 of its 4 before the outage");
+            for (int i = 0; i < 4; i++) {
+                assertEquals(200, post(s[1], 1000), "the second instance spent nothing itself: its own 4");
+            }
+            assertEquals(504, post(s[1], 1000));
+        }, "-rpm", "4", "-queue-timeout", "2s");
     }
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void failingClosedRefusesBudgetedRequestsAndTheirWaitersWith503() throws Exception {
-        try (RedisProcess redis = RedisProcess.startFresh(); Probe probe = probe()) {
-            RunningShaper[] s = pair(redis, probe, "-rpm", "1", "-queue-timeout", "90s", "-limiter-redis-fallback", "closed");
-            try {
-                assertEquals(200, post(s[0], 1000));
-                CompletableFuture<HttpResponse<String>> waiter = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return Clients.post(s[1].uri(messages(1000)), BODY);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                RunningShaper.await("a waiter on the second instance", BOUND,
-                        () -> s[1].server().assembly("default").tokens().budget().orElseThrow().queued() == 1);
-                redis.kill();
-                HttpResponse<String> r = waiter.get(BOUND.toSeconds(), TimeUnit.SECONDS);
-                assertEquals(503, r.statusCode(), r.body());
-                assertTrue(r.body().contains("unavailable"), r.body());
-                assertEquals(503, post(s[0], 1000), "a new arrival is refused too");
-                URI models = s[0].uri("/v1/models");
-                assertTrue(Clients.get(models).statusCode() != 503, "a request that costs nothing never asks the budget");
-            } finally {
-                closeAll(s);
-            }
-        }
+        onPair((redis, probe, s) -> {
+            assertEquals(200, post(s[0], 1000));
+            CompletableFuture<HttpResponse<String>> waiter = postAsync(s[1], 1000);
+            RunningShaper.await("a waiter on the second instance", BOUND, () -> queued(s[1]) == 1);
+            redis.kill();
+            HttpResponse<String> r = waiter.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(503, r.statusCode(), r.body());
+            assertTrue(r.body().contains("unavailable"), r.body());
+            assertEquals(503, post(s[0], 1000), "a new arrival is refused too");
+            URI models = s[0].uri("/v1/models");
+            assertTrue(Clients.get(models).statusCode() != 503, "a request that costs nothing never asks the budget");
+        }, "-rpm", "1", "-queue-timeout", "90s", "-limiter-redis-fallback", "closed");
     }
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void whatOneInstanceLearnsFromTheHeadersPacesTheOther() throws Exception {
-        try (RedisProcess redis = RedisProcess.startFresh(); Probe probe = probe()) {
-            RunningShaper[] s = pair(redis, probe, "-budget-from-headers", "-queue-timeout", "30s", "-queue-depth", "1");
-            try {
-                assertEquals(200, post(s[0], 2), "the account allows 2 a minute; its headers say so");
-                assertTrue(requestsLevel(s[1]) <= 1.5, "the second instance sent nothing, yet knows: " + requestsLevel(s[1]));
-                assertEquals(200, post(s[1], 2), "the second request of the minute");
-                CompletableFuture<HttpResponse<String>> waiter = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return Clients.post(s[0].uri(messages(2)), BODY);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                RunningShaper.await("the third waits for the refill", BOUND,
-                        () -> s[0].server().assembly("default").tokens().budget().orElseThrow().queued() == 1);
-                HttpResponse<String> full = Clients.post(s[0].uri(messages(2)), BODY);
-                assertEquals(429, full.statusCode(), full.body());
-                long after = Long.parseLong(full.headers().firstValue("retry-after").orElseThrow());
-                assertTrue(after >= 5 && after <= 31, "the shared bucket's wait for its head: " + after);
-                assertEquals(0, upstream429s(probe), "nobody was sent beyond the account");
-                waiter.cancel(true);
-            } finally {
-                closeAll(s);
-            }
-        }
+        onPair((redis, probe, s) -> {
+            assertEquals(200, post(s[0], 2), "the account allows 2 a minute; its headers say so");
+            assertTrue(requestsLevel(s[1]) <= 1.5, "the second instance sent nothing, yet knows: " + requestsLevel(s[1]));
+            assertEquals(200, post(s[1], 2), "the second request of the minute");
+            CompletableFuture<HttpResponse<String>> waiter = postAsync(s[0], 2);
+            RunningShaper.await("the third waits for the refill", BOUND, () -> queued(s[0]) == 1);
+            HttpResponse<String> full = Clients.post(s[0].uri(messages(2)), BODY);
+            assertEquals(429, full.statusCode(), full.body());
+            long after = Long.parseLong(full.headers().firstValue("retry-after").orElseThrow());
+            assertTrue(after >= 5 && after <= 31, "the shared bucket's wait for its head: " + after);
+            assertEquals(0, upstream429s(probe), "nobody was sent beyond the account");
+            waiter.cancel(true);
+        }, "-budget-from-headers", "-queue-timeout", "30s", "-queue-depth", "1");
     }
 }
