@@ -589,7 +589,8 @@ section_tokens() {
     esac
     starts=() urls=""
     for i in $( [ "$mode" = redis ] && echo 1 2 || echo 1 ); do
-      launch_proxy "tokens-$mode-$i" "http://127.0.0.1:$pport/ratelimited" /dev/null -retry 0 "${flags[@]}"
+      # a paced queue of 8 agents holds a large request for longer than the default 30s
+      launch_proxy "tokens-$mode-$i" "http://127.0.0.1:$pport/ratelimited" /dev/null -retry 0 -queue-timeout 3m "${flags[@]}"
       starts+=("$LAUNCHED_STARTED")
       urls="${urls:+$urls,}http://127.0.0.1:$LAUNCHED_PORT/v1/messages"
     done
