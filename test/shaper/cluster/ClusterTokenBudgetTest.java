@@ -57,9 +57,9 @@ class ClusterTokenBudgetTest {
     }
 
     /** Two proxies in front of {@code probe}'s {@code /ratelimited}, their budgets in {@code redis}. */
-    private static RunningShaper[] pair(RedisProcess redis, Probe probe, String... flags) {
+    private static RunningShaper[] pair(String redisUrl, Probe probe, String... flags) {
         List<String> argv = new ArrayList<>(List.of("-upstream", probe.uri("/ratelimited").toString(), "-retry", "0",
-                "-circuit-breaker=false", "-limiter-backend", redis.url(), "-limiter-namespace", "tokens",
+                "-circuit-breaker=false", "-limiter-backend", redisUrl, "-limiter-namespace", "tokens",
                 // generous: a loaded test machine must not trip the fallback by a scheduling stall
                 "-limiter-redis-timeout", "10s"));
         argv.addAll(List.of(flags));
@@ -84,7 +84,7 @@ class ClusterTokenBudgetTest {
 
     private static void onPair(PairTest test, String... flags) throws Exception {
         try (RedisProcess redis = RedisProcess.startFresh(); Probe probe = probe()) {
-            RunningShaper[] s = pair(redis, probe, flags);
+            RunningShaper[] s = pair(redis.url(), probe, flags);
             try {
                 test.run(redis, probe, s);
             } finally {
@@ -205,5 +205,32 @@ class ClusterTokenBudgetTest {
             assertEquals(0, upstream429s(probe), "nobody was sent beyond the account");
             waiter.cancel(true);
         }, "-budget-from-headers", "-queue-timeout", "30s", "-queue-depth", "1");
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void onRedisClusterAProvidersBudgetLivesInOneSlot() throws Exception {
+        try (RedisClusterNodes redis = RedisClusterNodes.start(); Probe probe = probe()) {
+            RunningShaper[] s = pair(redis.url(), probe, "-rpm", "57", "-budget-from-headers", "-queue-timeout", "60s");
+            try {
+                for (int i = 0; i < 6; i++) {
+                    assertEquals(200, post(s[i % 2], 60));
+                }
+                assertTrue(requestsLevel(s[0]) <= 55 && requestsLevel(s[1]) <= 55,
+                        "both instances spent from one bucket: " + requestsLevel(s[0]) + " / " + requestsLevel(s[1]));
+                String base = LeaseCalls.baseKey("tokens", "budget:tokens");
+                int slot = redis.slotOf(base + ":b");
+                assertEquals(slot, redis.slotOf(base + ":hold"));
+                assertEquals(slot, redis.slotOf(base + ":w"));
+                assertEquals(Boolean.TRUE, redis.admin(redis.owner(slot), j -> j.exists(base + ":b")), "the buckets live on the slot's node");
+                for (RunningShaper r : s) {
+                    assertTrue(r.logLines("unreachable").isEmpty(), "no script crossed a slot: " + r.stdout());
+                }
+            } finally {
+                for (RunningShaper r : s) {
+                    r.close();
+                }
+            }
+        }
     }
 }
