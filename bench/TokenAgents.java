@@ -15,14 +15,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A fleet of coding agents for the {@code tokens} bench section: N agents, each sending Anthropic
  * Messages requests one after another for a fixed time, of mixed sizes (a prompt of 2 to 40 KiB,
- * {@code max_tokens} 64 to 512), every third one streaming. An agent that gets a {@code 429} waits
- * its {@code retry-after} (at most 10 s) and sends the next request, as an SDK would.
+ * {@code max_tokens} 64 to 512), every third one streaming. An agent whose request is refused
+ * ({@code 429}, or a {@code 503}/{@code 529} such as an open circuit) waits its {@code retry-after}
+ * (1 s without one, at most 10 s) and sends the next request, as an SDK would. Several URLs
+ * (comma-separated: instances sharing one budget) are used round robin by agent.
  *
  * <pre>
- * TokenAgents -url http://127.0.0.1:PORT/v1/messages [-agents 8] [-seconds 60] [-seed 1]
+ * TokenAgents -url http://127.0.0.1:PORT/v1/messages[,URL...] [-agents 8] [-seconds 60] [-seed 1]
  * </pre>
  *
- * Prints {@code TOKENS_RESULT sent=N ok=N s429=N other=N errors=N}. Every wait is bounded: a
+ * Prints {@code TOKENS_RESULT sent=N ok=N s429=N other=N errors=N elapsed=SECONDS} ({@code elapsed}: from the
+ * first request until the last agent returned). Every wait is bounded: a
  * request times out after 120 s; the run ends when the time is up and every agent has returned.
  */
 public class TokenAgents {
@@ -45,15 +48,17 @@ public class TokenAgents {
             System.exit(2);
         }
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        long started = System.nanoTime();
+        long end = started + seconds * 1_000_000_000L;
         AtomicLong sent = new AtomicLong();
         AtomicLong ok = new AtomicLong();
         AtomicLong limited = new AtomicLong();
         AtomicLong other = new AtomicLong();
         AtomicLong errors = new AtomicLong();
         CountDownLatch done = new CountDownLatch(agents);
-        URI target = URI.create(url);
+        String[] targets = url.split(",");
         for (int a = 0; a < agents; a++) {
+            URI target = URI.create(targets[a % targets.length]);
             SplittableRandom random = new SplittableRandom(seed * 1000 + a);
             Thread.ofVirtual().start(() -> {
                 try {
@@ -73,13 +78,11 @@ public class TokenAgents {
                             }
                             if (r.statusCode() == 200) {
                                 ok.incrementAndGet();
-                            } else if (r.statusCode() == 429) {
-                                limited.incrementAndGet();
+                            } else {
+                                (r.statusCode() == 429 ? limited : other).incrementAndGet();
                                 long wait = r.headers().firstValue("retry-after").map(Long::parseLong).orElse(1L);
                                 long left = (end - System.nanoTime()) / 1_000_000;
-                                Thread.sleep(Math.max(0, Math.min(Math.min(wait, 10) * 1000, left)));
-                            } else {
-                                other.incrementAndGet();
+                                Thread.sleep(Math.max(0, Math.min(Math.max(1, Math.min(wait, 10)) * 1000, left)));
                             }
                         } catch (java.io.IOException e) {
                             errors.incrementAndGet();
@@ -94,6 +97,6 @@ public class TokenAgents {
         }
         done.await();
         System.out.println("TOKENS_RESULT sent=" + sent.get() + " ok=" + ok.get() + " s429=" + limited.get() + " other=" + other.get()
-                + " errors=" + errors.get());
+                + " errors=" + errors.get() + " elapsed=" + String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - started) / 1e9));
     }
 }

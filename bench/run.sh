@@ -536,10 +536,13 @@ rss_of() {
 # --- tokens: budget-paced admission against an account's per-minute limits --------------------
 # ProbeServer's /ratelimited enforces RPM/ITPM/OTPM like Anthropic (429 + retry-after when a bucket
 # is empty). bench/TokenAgents.java runs 8 agents of mixed-size Messages requests (some streaming)
-# through three proxies in turn, each for BENCH_TOKENS_SECONDS against fresh buckets: plain, with
-# static budgets (95 % of the account's, the usual safety margin), and with -budget-from-headers.
-# Reported: the upstream's 429s (counted by the fixture) and the input tokens per minute it charged,
-# against what its bucket could give (full at start plus a minute's refill per minute).
+# through each proxy setup in turn, each for BENCH_TOKENS_SECONDS against fresh buckets: plain,
+# with static budgets (95 % of the account's, the usual safety margin), with -budget-from-headers,
+# and two instances sharing the static budgets through a redis-server of their own (half the
+# agents on each; skipped without redis-server). Reported: the upstream's 429s (counted by the
+# fixture) and the input tokens per minute it charged, against what its bucket could give over
+# the run as the agents measure it (from their first request until the last one returned: a paced
+# run's queued requests finish after the agents stop sending), full at start plus the refill.
 TOK_SECONDS=${BENCH_TOKENS_SECONDS:-60}
 TOK_AGENTS=${BENCH_TOKENS_AGENTS:-8}
 TOK_RPM=${BENCH_TOKENS_RPM:-1000}
@@ -548,51 +551,77 @@ TOK_OTPM=${BENCH_TOKENS_OTPM:-40000}
 
 section_tokens() {
   local pport plog="$RES/tokens-probe.log" ppid mode line counts rejected input output avail used started i
+  local t0 t1 elapsed urls rport="" rpid="" modes="plain static headers"
+  local -a starts
   pport=$(free_port) || die "no free port"
   ./jbang ProbeServer.java -port "$pport" -rl-rpm "$TOK_RPM" -rl-itpm "$TOK_ITPM" -rl-otpm "$TOK_OTPM" -rl-output 400 >"$plog" 2>&1 &
   ppid=$!
   own "$ppid"
   wait_http "http://127.0.0.1:$pport/ok" "$ppid" 120 || die "ProbeServer did not start (see $plog)"
   log "tokens: ProbeServer pid $ppid on 127.0.0.1:$pport (-rl-rpm $TOK_RPM -rl-itpm $TOK_ITPM -rl-otpm $TOK_OTPM)"
+  if command -v redis-server >/dev/null 2>&1; then
+    rport=$(free_port) || die "no free port"
+    redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --dir "$TMP" >"$RES/tokens-redis.log" 2>&1 &
+    rpid=$!
+    own "$rpid"
+    for ((i = 0; i < 100; i++)); do
+      [ "$(redis-cli -p "$rport" ping 2>/dev/null)" = PONG ] && break
+      sleep 0.1
+    done
+    modes="$modes redis"
+  else
+    log "tokens: no redis-server: the shared-budget row is skipped"
+  fi
   local s_rpm s_itpm s_otpm
   s_rpm=$((TOK_RPM * 95 / 100)) s_itpm=$((TOK_ITPM * 95 / 100)) s_otpm=$((TOK_OTPM * 95 / 100))
   md "## Token budgets: $TOK_AGENTS agents against an account's per-minute limits" "" \
     "ProbeServer \`/ratelimited\` enforces RPM $TOK_RPM, ITPM $TOK_ITPM, OTPM $TOK_OTPM (buckets refill continuously, full at start; 429 + retry-after when empty)." \
-    "\`bench/TokenAgents.java\`: $TOK_AGENTS agents send Messages requests back to back for ${TOK_SECONDS}s (prompts of 2–40 KiB, \`max_tokens\` 64–512, every third streaming; a 429 waits its retry-after)." \
-    "Each proxy runs against fresh buckets; *available* is what the ITPM bucket could give in the run (full at start plus the refill)." "" \
-    "| proxy | flags | agent requests | answered | upstream 429s | input tokens/min | output tokens/min | ITPM used of available |" \
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-  for mode in plain static headers; do
+    "\`bench/TokenAgents.java\`: $TOK_AGENTS agents send Messages requests back to back for ${TOK_SECONDS}s (prompts of 2–40 KiB, \`max_tokens\` 64–512, every third streaming; a refused request waits its retry-after, 1–10 s)." \
+    "Each setup runs against fresh buckets; *run* lasts from the agents' first request until the last agent returned (a paced run's queued requests finish after the agents stop sending); *available* is what the ITPM bucket could give in that time (full at start plus the refill). *redis*: two instances with the static budgets sharing them through one redis-server, half the agents on each." "" \
+    "| proxy | flags | run | agent requests | answered | refused to agents | upstream 429s | input tokens/min | output tokens/min | ITPM used of available |" \
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for mode in $modes; do
     local flags=()
     case $mode in
       static) flags=(-rpm "$s_rpm" -itpm "$s_itpm" -otpm "$s_otpm") ;;
       headers) flags=(-budget-from-headers) ;;
+      redis) flags=(-rpm "$s_rpm" -itpm "$s_itpm" -otpm "$s_otpm" -limiter-backend "redis://127.0.0.1:$rport" -limiter-namespace bench-tokens) ;;
     esac
-    launch_proxy "tokens-$mode" "http://127.0.0.1:$pport/ratelimited" /dev/null -retry 0 "${flags[@]}"
-    started=$LAUNCHED_STARTED
+    starts=() urls=""
+    for i in $( [ "$mode" = redis ] && echo 1 2 || echo 1 ); do
+      # a paced queue of 8 agents holds a large request for longer than the default 30s
+      launch_proxy "tokens-$mode-$i" "http://127.0.0.1:$pport/ratelimited" /dev/null -retry 0 -queue-timeout 3m "${flags[@]}"
+      starts+=("$LAUNCHED_STARTED")
+      urls="${urls:+$urls,}http://127.0.0.1:$LAUNCHED_PORT/v1/messages"
+    done
     curl -fs --max-time 5 -X POST "http://127.0.0.1:$pport/__probe/reset" >/dev/null || log "tokens: probe reset failed"
-    log "tokens: $mode proxy (${flags[*]:-no budget}) for ${TOK_SECONDS}s"
-    line=$(run_bounded $((TOK_SECONDS + 180)) ./jbang bench/TokenAgents.java -url "http://127.0.0.1:$LAUNCHED_PORT/v1/messages" \
+    log "tokens: $mode (${flags[*]:-no budget}) for ${TOK_SECONDS}s"
+    t0=$(date +%s.%N)
+    line=$(run_bounded $((TOK_SECONDS + 180)) ./jbang bench/TokenAgents.java -url "$urls" \
       -agents "$TOK_AGENTS" -seconds "$TOK_SECONDS" 2>>"$RES/tokens-agents.err" | grep '^TOKENS_RESULT') || line=""
+    t1=$(date +%s.%N)
     counts=$(curl -fs --max-time 5 "http://127.0.0.1:$pport/__probe/ratelimited" || echo "")
-    stop_pid "$started"
+    for started in "${starts[@]}"; do stop_pid "$started"; done
     if [ -z "$line" ] || [ -z "$counts" ]; then
-      md "| $mode | ${flags[*]:-} | failed | | | | | |"
+      md "| $mode | ${flags[*]:-} | failed | | | | | | | |"
       check "tokens: $mode" "measured" "failed (see $RES/tokens-agents.err)" "FAIL"
       continue
     fi
+    elapsed=$(kv elapsed "$line")
+    [ -n "$elapsed" ] || elapsed=$(calc "$t1 - $t0" 1)
     rejected=$(printf '%s' "$counts" | sed -n 's/.*"rejected":\([0-9]*\).*/\1/p')
     input=$(printf '%s' "$counts" | sed -n 's/.*"input_tokens":\([0-9]*\).*/\1/p')
     output=$(printf '%s' "$counts" | sed -n 's/.*"output_tokens":\([0-9]*\).*/\1/p')
-    avail=$(calc "$TOK_ITPM * (1 + $TOK_SECONDS / 60)" 0)
+    avail=$(calc "$TOK_ITPM * (1 + $elapsed / 60)" 0)
     used=$(calc "100 * $input / $avail" 1)
     M[tok.$mode.rejected]=$rejected M[tok.$mode.used]=$used
-    md "| $mode | ${flags[*]:-} | $(kv sent "$line") | $(kv ok "$line") | $rejected | $(calc "$input * 60 / $TOK_SECONDS" 0) | $(calc "$output * 60 / $TOK_SECONDS" 0) | ${used} % |"
-    log "tokens: $mode upstream_429=$rejected input=$input output=$output used=${used}%"
+    md "| $mode | ${flags[*]:-} | ${elapsed}s | $(kv sent "$line") | $(kv ok "$line") | $(( $(kv s429 "$line") + $(kv other "$line") + $(kv errors "$line") )) | $rejected | $(calc "$input * 60 / $elapsed" 0) | $(calc "$output * 60 / $elapsed" 0) | ${used} % |"
+    log "tokens: $mode upstream_429=$rejected input=$input output=$output run=${elapsed}s used=${used}% ($line)"
   done
   md ""
   stop_pid "$ppid"
-  for mode in static headers; do
+  [ -z "$rpid" ] || stop_pid "$rpid"
+  for mode in static headers redis; do
     [ -n "${M[tok.$mode.used]:-}" ] || continue
     check "tokens: $mode budgets (upstream 429s, ITPM used)" "no upstream 429; ≥ 90 % of the budget used" \
       "${M[tok.$mode.rejected]} 429s, ${M[tok.$mode.used]} % used (plain: ${M[tok.plain.rejected]:-?} 429s)" \

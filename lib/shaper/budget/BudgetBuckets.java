@@ -5,32 +5,56 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
+import shaper.limit.TimeSource;
 import shaper.ratelimit.RateLimitHeaders;
 import shaper.ratelimit.RateLimitKind;
 import shaper.usage.TokenUsage;
 
 /**
- * One provider's token buckets by kind and the {@code retry-after} hold over all of them: what a
- * cost needs and how long it would wait, the taking, the settling and the restating from headers.
- * It exists so {@link TokenBudget} keeps only the FIFO and its wake-ups. Not thread-safe: every
- * call is made under {@link TokenBudget}'s lock; time is the caller's {@code now} in nanos.
+ * The process-local {@link BucketStore}: one provider's token buckets by kind and the
+ * {@code retry-after} hold over all of them. Also what a shared store falls back to while its Redis
+ * is away. Not thread-safe: every call is made under the owning {@link TokenBudget}'s lock (or the
+ * shared store's); time comes from the injected {@link TimeSource}.
  */
-final class BudgetBuckets {
+public final class BudgetBuckets implements BucketStore {
+    private final TimeSource time;
     private final Map<RateLimitKind, TokenBucket> buckets = new EnumMap<>(RateLimitKind.class);
     private long holdUntil;
     private boolean holding;
 
-    BudgetBuckets(BudgetConfig config, long now) {
+    /** Buckets of {@code config}'s static budgets, full now. */
+    public BudgetBuckets(BudgetConfig config, TimeSource time) {
+        this.time = Objects.requireNonNull(time, "time");
+        long now = time.nanoTime();
         config.statics().forEach((kind, perMinute) -> buckets.put(kind, new TokenBucket(perMinute, now)));
     }
 
+    @Override
+    public Block take(Cost cost, long claimant) {
+        long now = time.nanoTime();
+        String blocker = blocker(cost, now);
+        if (blocker != null) {
+            long wait = blocker.equals(TokenBudget.HOLD) ? holdUntil - now : bucketWait(cost, now);
+            return new Block(blocker, wait);
+        }
+        charge(cost);
+        return null;
+    }
+
+    /** Takes {@code cost} whether it fits or not (a level may go negative): what another store granted, mirrored here. */
+    public void charge(Cost cost) {
+        long now = time.nanoTime();
+        buckets.forEach((kind, b) -> b.take(cost.of(kind), now));
+    }
+
     /** What keeps {@code cost} from being taken now: {@link TokenBudget#HOLD}, a kind's word, or null when it fits. */
-    String blocker(Cost cost, long now) {
+    private String blocker(Cost cost, long now) {
         if (holding && now < holdUntil) {
             return TokenBudget.HOLD;
         }
-        holding = holding && now < holdUntil;
+        holding = false;
         RateLimitKind worst = null;
         long longest = 0;
         for (Map.Entry<RateLimitKind, TokenBucket> e : buckets.entrySet()) {
@@ -43,13 +67,9 @@ final class BudgetBuckets {
         return worst == null ? null : worst.word();
     }
 
-    /** How long the blocker named {@code blocker} keeps {@code cost} waiting. */
-    long waitFor(String blocker, Cost cost, long now) {
-        return blocker.equals(TokenBudget.HOLD) ? holdUntil - now : bucketWait(cost, now);
-    }
-
-    /** The wait behind nobody, counting the hold: the {@code Retry-After} of a full queue. */
-    long wouldWait(Cost cost, long now) {
+    @Override
+    public long wouldWait(Cost cost) {
+        long now = time.nanoTime();
         long wait = holding ? Math.max(0, holdUntil - now) : 0;
         return Math.max(wait, bucketWait(cost, now));
     }
@@ -62,33 +82,21 @@ final class BudgetBuckets {
         return wait;
     }
 
-    void take(Cost cost, long now) {
-        buckets.forEach((kind, b) -> b.take(cost.of(kind), now));
-    }
-
-    /** A cost granted but never used goes back whole. */
-    void giveBack(Cost cost, long now) {
+    @Override
+    public void giveBack(Cost cost) {
+        long now = time.nanoTime();
         buckets.forEach((kind, b) -> b.adjust(-cost.of(kind), now));
     }
 
-    /** Each bucket gets back (or pays) actual − estimate; nothing reported returns the whole estimate. */
-    void settle(Cost estimate, TokenUsage actual, long now) {
-        boolean none = actual.source() == TokenUsage.Source.NONE;
-        buckets.forEach((kind, bucket) -> {
-            long used = none ? 0 : switch (kind) {
-                case REQUESTS -> 1;
-                case TOKENS -> actual.allInput() + actual.output();
-                case INPUT_TOKENS -> actual.input() + actual.cacheWrite(); // cache reads do not count toward ITPM
-                case OUTPUT_TOKENS -> actual.output();
-            };
-            if (kind != RateLimitKind.REQUESTS) {
-                bucket.adjust(used - estimate.of(kind), now);
-            }
-        });
+    @Override
+    public void settle(Cost estimate, TokenUsage actual) {
+        long now = time.nanoTime();
+        buckets.forEach((kind, bucket) -> bucket.adjust(estimate.overrun(kind, actual), now));
     }
 
-    /** What one response's headers said: limits restated, levels capped, a kind announced becomes a budget, a retry-after holds. */
-    void restate(RateLimitHeaders.Observation o, Instant wallNow, long now) {
+    @Override
+    public void restate(RateLimitHeaders.Observation o, Instant wallNow) {
+        long now = time.nanoTime();
         o.readings().forEach((kind, r) -> {
             TokenBucket b = buckets.get(kind);
             if (b == null && r.limit() >= 1) {
@@ -108,8 +116,9 @@ final class BudgetBuckets {
         });
     }
 
-    /** Each bucket's level now (may be negative: a debt), by kind. */
-    Map<RateLimitKind, Double> levels(long now) {
+    @Override
+    public Map<RateLimitKind, Double> levels() {
+        long now = time.nanoTime();
         Map<RateLimitKind, Double> out = new LinkedHashMap<>();
         buckets.forEach((kind, b) -> out.put(kind, b.level(now)));
         return out;

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import shaper.limit.Limiter;
 import shaper.limit.LimiterSnapshot;
+import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
@@ -17,9 +18,11 @@ import shaper.limit.Ticket;
 final class BudgetLimiter implements Limiter {
     private final TokenBudget budget;
     private final Cost cost;
-    /** The ticket of this request's wait, once it queued; read by other threads for the journal. */
-    private volatile Ticket ticket;
-    private volatile BudgetPermit taken;
+    /**
+     * This request's ticket, once it asked (queued, or granted at once): the one record of its wait
+     * and, once claimed, of its permit. Read by other threads for the journal.
+     */
+    private volatile BudgetTicket ticket;
 
     BudgetLimiter(TokenBudget budget, Cost cost) {
         this.budget = budget;
@@ -32,31 +35,43 @@ final class BudgetLimiter implements Limiter {
     }
 
     @Override
-    public Ticket enqueue(int maxDepth) throws QueueFullException {
-        Ticket t = budget.enqueue(cost, maxDepth);
+    public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
+        BudgetTicket t = budget.join(cost, maxDepth, true);
         ticket = t;
         return t;
     }
 
     /** {@code waiting for tokens (input)} (or requests, output, tokens, retry-after) while queued; null otherwise. */
     String waitingFor() {
-        String what = ticket == null ? null : TokenBudget.waitingFor(ticket);
+        BudgetTicket t = ticket;
+        String what = t == null ? null : t.waitingFor();
         return what == null ? null : "waiting for tokens (" + (what.equals(TokenBudget.HOLD) ? "retry-after" : what) + ")";
     }
 
     /** The tokens now if nobody waits and they fit, else null; never queues. */
     @Override
-    public Permit tryAcquire() {
-        BudgetPermit p = budget.tryTake(cost);
-        taken = p;
-        return p;
+    public Permit tryAcquire() throws LimiterUnavailableException {
+        BudgetTicket t;
+        try {
+            t = budget.join(cost, 0, false);
+        } catch (QueueFullException unbounded) {
+            throw new IllegalStateException("an unbounded queue was full", unbounded);
+        }
+        if (t == null) {
+            return null;
+        }
+        ticket = t;
+        try {
+            return t.await(Duration.ZERO);
+        } catch (InterruptedException | shaper.limit.AdmissionException e) {
+            throw new IllegalStateException("a ticket granted at once could not be claimed", e);
+        }
     }
 
     /** The permit this request claimed, or null when it was never admitted. */
     BudgetPermit permit() {
-        Ticket t = ticket;
-        BudgetPermit p = t instanceof BudgetTicket b ? b.permit() : null;
-        return p != null ? p : taken;
+        BudgetTicket t = ticket;
+        return t == null ? null : t.permit();
     }
 
     Cost cost() {

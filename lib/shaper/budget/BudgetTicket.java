@@ -3,6 +3,7 @@ package shaper.budget;
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 
+import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueTimeoutException;
@@ -17,9 +18,11 @@ import shaper.limit.TimeSource;
  * loses to a grant returns the tokens.
  */
 final class BudgetTicket implements Ticket {
-    private enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT }
+    private enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT, FAILED }
 
     private final TokenBudget budget;
+    /** The budget's number for this ticket: what a shared store's head reservation names. */
+    final long number;
     final Cost cost;
     private final Condition wake;
     private State state;
@@ -27,9 +30,12 @@ final class BudgetTicket implements Ticket {
     private volatile String waitingFor;
     /** The permit once claimed, so the exchange can settle it. */
     private volatile BudgetPermit permit;
+    /** Why the ticket failed (its store is away), once {@code FAILED}. */
+    private String failure;
 
-    BudgetTicket(TokenBudget budget, Cost cost, boolean grantedNow, String waitingFor) {
+    BudgetTicket(TokenBudget budget, long number, Cost cost, boolean grantedNow, String waitingFor) {
         this.budget = budget;
+        this.number = number;
         this.cost = cost;
         this.wake = budget.lock.newCondition();
         this.state = grantedNow ? State.GRANTED : State.QUEUED;
@@ -56,8 +62,16 @@ final class BudgetTicket implements Ticket {
         wake.signalAll();
     }
 
+    /** Called by the budget, lock held, after unlinking this ticket: its shared store is away and fails closed. */
+    void failed(String reason) {
+        state = State.FAILED;
+        failure = reason;
+        wake.signalAll();
+    }
+
     @Override
-    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, InterruptedException {
+    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, LimiterUnavailableException,
+            InterruptedException {
         budget.lock.lock();
         try {
             if (waitWhileQueued(timeout.isZero() ? null : timeout) && state == State.QUEUED) {
@@ -72,7 +86,7 @@ final class BudgetTicket implements Ticket {
     }
 
     @Override
-    public Permit poll(Duration wait) throws QueueCancelledException, InterruptedException {
+    public Permit poll(Duration wait) throws QueueCancelledException, LimiterUnavailableException, InterruptedException {
         budget.lock.lock();
         try {
             if (!wait.isZero()) {
@@ -117,7 +131,7 @@ final class BudgetTicket implements Ticket {
         return true;
     }
 
-    private Permit claim() throws QueueCancelledException {
+    private Permit claim() throws QueueCancelledException, LimiterUnavailableException {
         return switch (state) {
             case GRANTED -> {
                 state = State.CLAIMED;
@@ -125,6 +139,7 @@ final class BudgetTicket implements Ticket {
                 yield permit;
             }
             case CANCELLED -> throw new QueueCancelledException(budget.name());
+            case FAILED -> throw new LimiterUnavailableException(budget.name() + " budget", failure);
             case TIMED_OUT -> throw new IllegalStateException("ticket of budget \"" + budget.name() + "\" already timed out");
             case CLAIMED -> throw new IllegalStateException("permit of budget \"" + budget.name() + "\" already claimed");
             case QUEUED -> throw new IllegalStateException("ticket of budget \"" + budget.name() + "\" is still queued");

@@ -3,6 +3,7 @@ package shaper.budget;
 import java.util.Objects;
 
 import shaper.ratelimit.RateLimitKind;
+import shaper.usage.TokenUsage;
 
 /**
  * What a request is expected to take from each budget, estimated at admission (see
@@ -31,5 +32,24 @@ public record Cost(String model, long input, long output) {
             case INPUT_TOKENS -> input;
             case OUTPUT_TOKENS -> output;
         };
+    }
+
+    /**
+     * What {@code actual} used of {@code kind} beyond this estimate (negative: tokens to give back),
+     * for the reconciliation. Nothing reported gives back the whole estimate; the request itself
+     * stays counted (0 for {@code requests}). Cache reads do not count toward input tokens, as
+     * Anthropic counts its ITPM.
+     */
+    public long overrun(RateLimitKind kind, TokenUsage actual) {
+        if (kind == RateLimitKind.REQUESTS) {
+            return 0;
+        }
+        long used = actual.source() == TokenUsage.Source.NONE ? 0 : switch (kind) {
+            case REQUESTS -> 1;
+            case TOKENS -> actual.allInput() + actual.output();
+            case INPUT_TOKENS -> actual.input() + actual.cacheWrite();
+            case OUTPUT_TOKENS -> actual.output();
+        };
+        return used - of(kind);
     }
 }

@@ -22,7 +22,13 @@ public final class ProviderTokens {
     private final CostEstimator estimator;
 
     public ProviderTokens(String provider, BudgetConfig config, TimeSource time) {
-        this.budget = config.enabled() ? new TokenBudget(provider, config, time) : null;
+        this(provider, config, time, null);
+    }
+
+    /** @param store where the buckets live (cluster mode: Redis); null keeps them in this process */
+    public ProviderTokens(String provider, BudgetConfig config, TimeSource time, BucketStore store) {
+        this.budget = !config.enabled() ? null
+                : new TokenBudget(provider, config, time, store != null ? store : new BudgetBuckets(config, time));
         this.estimator = budget != null ? budget.estimator() : new CostEstimator();
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
+import shaper.limit.LimiterUnavailableException;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -32,12 +33,11 @@ import shaper.usage.TokenUsage;
  *
  * Invariant: a queued ticket is granted only when it is the head and every bucket fits its cost
  * (a cost larger than a whole bucket fits a full bucket). With {@code -budget-from-headers} each
- * response's headers restate the buckets' limits and cap their levels at what remains (a kind the
- * headers announce becomes a budget; see {@link TokenBucket#restate} for why a level is never
- * raised by a header), and a {@code 429}/{@code 529}
- * {@code retry-after} holds the whole queue until then. Everything below is guarded by {@link #lock},
- * held for O(buckets) bookkeeping only; tickets park on their own conditions; time comes from the
- * injected {@link TimeSource}. The buckets and the hold live in {@link BudgetBuckets}.
+ * response's headers restate the buckets (see {@link TokenBucket#restate}) and a {@code 429}/{@code 529}
+ * {@code retry-after} holds the whole queue. The buckets and the hold live in a {@link BucketStore}
+ * (this process's, or Redis in cluster mode: one failing closed refuses arrivals and fails the queue
+ * with {@link LimiterUnavailableException}). Everything below is guarded by {@link #lock}, held for
+ * the store's bookkeeping only; tickets park on their own conditions; time is injected.
  */
 public final class TokenBudget {
     /** The label of waits caused by a {@code retry-after} hold rather than a bucket. */
@@ -49,17 +49,28 @@ public final class TokenBudget {
     final ReentrantLock lock = new ReentrantLock();
     private final CostEstimator estimator = new CostEstimator();
     private final Map<String, LongAdder> waits = new ConcurrentHashMap<>();
+    /** Whether the store answers from memory; a shared one is never called on the timer's thread. */
+    private final boolean localStore;
 
     // Guarded by lock.
-    private final BudgetBuckets buckets;
+    private final BucketStore store;
     private final ArrayDeque<BudgetTicket> queue = new ArrayDeque<>();
     private TimeSource.Cancellable timer;
+    private long tickets;
 
+    /** A budget whose buckets live in this process. */
     public TokenBudget(String name, BudgetConfig config, TimeSource time) {
+        this(name, config, time, new BudgetBuckets(config, time));
+    }
+
+    /** A budget whose buckets live in {@code store} (cluster mode: Redis). */
+    public TokenBudget(String name, BudgetConfig config, TimeSource time, BucketStore store) {
         this.name = Objects.requireNonNull(name, "name");
         this.time = Objects.requireNonNull(time, "time");
         this.fromHeaders = config.fromHeaders();
-        this.buckets = new BudgetBuckets(config, time.nanoTime());
+        this.store = Objects.requireNonNull(store, "store");
+        this.localStore = store instanceof BudgetBuckets;
+        store.onChange(this::wake);
     }
 
     public String name() {
@@ -75,28 +86,45 @@ public final class TokenBudget {
      *
      * @param maxDepth the most waiters allowed, counting this one; 0 = unbounded
      * @throws QueueFullException {@code maxDepth} waiters were already queued; nothing was queued or taken
+     * @throws LimiterUnavailableException the shared store is unreachable and fails closed; nothing was queued or taken
      */
-    public Ticket enqueue(Cost cost, int maxDepth) throws QueueFullException {
+    public Ticket enqueue(Cost cost, int maxDepth) throws QueueFullException, LimiterUnavailableException {
+        return join(cost, maxDepth, true);
+    }
+
+    /** As {@link #enqueue}; unless {@code mayQueue}, null instead of a queued ticket (and no reservation). */
+    BudgetTicket join(Cost cost, int maxDepth, boolean mayQueue) throws QueueFullException, LimiterUnavailableException {
         lock.lock();
         try {
-            long now = time.nanoTime();
-            String blocker = buckets.blocker(cost, now);
-            if (queue.isEmpty() && blocker == null) {
-                buckets.take(cost, now);
-                return new BudgetTicket(this, cost, true, null);
+            long number = ++tickets;
+            BucketStore.Block block = null;
+            if (queue.isEmpty()) {
+                block = store.take(cost, number);
+                if (block == null) {
+                    return new BudgetTicket(this, number, cost, true, null);
+                }
+            }
+            if (!mayQueue) {
+                if (block != null) {
+                    store.leave(number);
+                }
+                return null;
             }
             if (maxDepth > 0 && queue.size() >= maxDepth) {
                 // the head gets its tokens first: room comes when its wait is over
-                Cost head = queue.isEmpty() ? cost : queue.peekFirst().cost;
-                long wait = buckets.wouldWait(head, now);
+                long wait = store.wouldWait(queue.peekFirst().cost);
                 throw new QueueFullException(name, queue.size(), maxDepth, Duration.ofNanos(wait));
             }
-            String reason = blocker != null ? blocker : buckets.blocker(queue.peekFirst().cost, now);
-            BudgetTicket t = new BudgetTicket(this, cost, false, reason == null ? RateLimitKind.TOKENS.word() : reason);
+            String reason = block != null ? block.what() : queue.peekFirst().waitingFor();
+            BudgetTicket t = new BudgetTicket(this, number, cost, false, reason == null ? RateLimitKind.TOKENS.word() : reason);
             waits.computeIfAbsent(t.waitingFor(), k -> new LongAdder()).increment();
             queue.addLast(t);
-            pump();
+            if (block != null) {
+                schedule(block.nanos()); // the new head: it wakes when its wait is over
+            }
             return t;
+        } catch (BucketStore.Unavailable e) {
+            throw new LimiterUnavailableException(name + " budget", e.getMessage());
         } finally {
             lock.unlock();
         }
@@ -147,34 +175,6 @@ public final class TokenBudget {
         }
     }
 
-    /** {@code cost}'s view of this budget as a limiter, for the admission chain's queue. */
-    public shaper.limit.Limiter limiter(Cost cost) {
-        return new BudgetLimiter(this, cost);
-    }
-
-    /**
-     * What a request waits for in {@code limiter} (a view from {@link #limiter}): {@code waiting for
-     * tokens (input)} and so on while its ticket is queued, else null. Any thread.
-     */
-    public static String describeWait(shaper.limit.Limiter limiter) {
-        return limiter instanceof BudgetLimiter b ? b.waitingFor() : null;
-    }
-
-    /** The tokens of {@code cost} now when nobody waits and every bucket fits, else null. */
-    BudgetPermit tryTake(Cost cost) {
-        lock.lock();
-        try {
-            long now = time.nanoTime();
-            if (!queue.isEmpty() || buckets.blocker(cost, now) != null) {
-                return null;
-            }
-            buckets.take(cost, now);
-            return new BudgetPermit(this, cost);
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /**
      * Reconciles an exchange's estimate with what it actually used: each bucket gets the
      * difference back or pays it. Nothing reported (an error answer, a client gone before the
@@ -184,7 +184,7 @@ public final class TokenBudget {
         estimator.learn(estimate, actual);
         lock.lock();
         try {
-            buckets.settle(estimate, actual, time.nanoTime());
+            store.settle(estimate, actual);
             pump();
         } finally {
             lock.unlock();
@@ -198,18 +198,8 @@ public final class TokenBudget {
         }
         lock.lock();
         try {
-            buckets.restate(o, wallNow, time.nanoTime());
+            store.restate(o, wallNow);
             pump();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** How long a request of {@code cost} would wait behind nobody: the {@code Retry-After} of a full queue. */
-    public Duration wouldWait(Cost cost) {
-        lock.lock();
-        try {
-            return Duration.ofNanos(buckets.wouldWait(cost, time.nanoTime()));
         } finally {
             lock.unlock();
         }
@@ -219,7 +209,7 @@ public final class TokenBudget {
     public Map<RateLimitKind, Double> levels() {
         lock.lock();
         try {
-            return buckets.levels(time.nanoTime());
+            return store.levels();
         } finally {
             lock.unlock();
         }
@@ -248,21 +238,27 @@ public final class TokenBudget {
 
     // ---- transitions; callers hold the lock ----
 
-    /** Grants heads while they fit; otherwise wakes the queue when the head's wait is over. */
+    /**
+     * Grants heads while they fit; otherwise wakes the queue when the head's wait is over. A store
+     * that fails closed fails every waiter instead.
+     */
     void pump() {
-        long now = time.nanoTime();
-        while (!queue.isEmpty()) {
-            BudgetTicket head = queue.peekFirst();
-            String blocker = buckets.blocker(head.cost, now);
-            if (blocker != null) {
-                head.waitFor(blocker);
-                long wait = buckets.waitFor(blocker, head.cost, now);
-                schedule(Math.max(1_000_000, wait));
-                return;
+        try {
+            while (!queue.isEmpty()) {
+                BudgetTicket head = queue.peekFirst();
+                BucketStore.Block block = store.take(head.cost, head.number);
+                if (block != null) {
+                    head.waitFor(block.what());
+                    schedule(block.nanos());
+                    return;
+                }
+                queue.pollFirst();
+                head.granted();
             }
-            queue.pollFirst();
-            buckets.take(head.cost, now);
-            head.granted();
+        } catch (BucketStore.Unavailable e) {
+            while (!queue.isEmpty()) {
+                queue.pollFirst().failed(e.getMessage());
+            }
         }
     }
 
@@ -270,10 +266,12 @@ public final class TokenBudget {
         if (timer != null) {
             timer.cancel();
         }
-        timer = time.schedule(Duration.ofNanos(nanos), this::pumpLocking);
+        Runnable wake = localStore ? this::wake : () -> Thread.ofVirtual().name("shaper-budget-pump").start(this::wake);
+        timer = time.schedule(Duration.ofNanos(Math.max(1_000_000, nanos)), wake);
     }
 
-    private void pumpLocking() {
+    /** Wakes the queue: its timer rang, or a shared store's link changed. Any thread. */
+    public void wake() {
         lock.lock();
         try {
             timer = null;
@@ -288,13 +286,14 @@ public final class TokenBudget {
         boolean wasHead = queue.peekFirst() == t;
         queue.remove(t);
         if (wasHead) {
+            store.leave(t.number);
             pump();
         }
     }
 
     /** A granted ticket was cancelled before it was claimed: its cost goes back unused. */
     void returnUnused(Cost cost) {
-        buckets.giveBack(cost, time.nanoTime());
+        store.giveBack(cost);
         pump();
     }
 }

@@ -9,6 +9,8 @@
  * the {@link shaper.budget.TokenBudget}'s FIFO and fits, and reconciled from the actual usage when the
  * exchange ends ({@link shaper.budget.BudgetPermit#settle}). Waiting is a {@link shaper.limit.Ticket},
  * so the admission loop applies the queue timeout, depth, comments, departure and stop to token
- * waiters exactly as to slot waiters. Thread-safe: each budget has one lock; time is injected.
+ * waiters exactly as to slot waiters. The buckets live in a {@link shaper.budget.BucketStore}: this
+ * process's {@link shaper.budget.BudgetBuckets}, or Redis in cluster mode. Thread-safe: each budget
+ * has one lock; time is injected.
  */
 package shaper.budget;

@@ -58,6 +58,11 @@ public final class ClusterBackend implements LimiterFactory, AutoCloseable {
         return l;
     }
 
+    /** {@code config}'s token buckets in Redis, shared by every instance of this namespace (see {@link RedisTokenBuckets}). */
+    public shaper.budget.BucketStore tokenBuckets(shaper.budget.BudgetConfig config) {
+        return new RedisTokenBuckets(namespace, config, link, time);
+    }
+
     /** The key prefix in use. */
     public String namespace() {
         return namespace;

@@ -14,7 +14,9 @@
  * and {@link shaper.cluster.RedisTls} (credentials and certificates, read once at startup),
  * {@link shaper.cluster.LocalFallback} (admission while Redis is away),
  * {@link shaper.cluster.LeaseRenewal} (the periodic round) and {@link shaper.cluster.GrantPump}
- * (grants of slots that return by time).
+ * (grants of slots that return by time). A provider's token budget ({@code -rpm} and the rest) is
+ * shared too: {@link shaper.cluster.RedisTokenBuckets} keeps its buckets in Redis through
+ * {@link shaper.cluster.BucketScripts}, under the same link and fallback rules.
  *
  * <pre>
  *  instance A                    Redis (namespace:key)                    instance B

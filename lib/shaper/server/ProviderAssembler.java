@@ -127,7 +127,7 @@ final class ProviderAssembler {
                     ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize());
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
                     upstreams, auth, ownHeaders.then(CredentialRewrite.of(s.keys(), auth)), transcoding, cluster, publisher,
-                    new ProviderTokens(p.name(), p.budget(), s.time()),
+                    tokens(p, s, previous, cluster),
                     // kept across a reload that leaves the classes alone: its unknown-class count is a counter
                     previous.isPresent() && previous.get().config().priority().equals(p.priority())
                             ? previous.get().priority() : new PriorityClassifier(p.priority()));
@@ -140,6 +140,20 @@ final class ProviderAssembler {
             }
             throw e;
         }
+    }
+
+    /**
+     * The provider's token economics: kept across a reload that leaves its budget flags alone, so
+     * the buckets keep their levels (a reload is no fresh minute), the counters and the learned
+     * rate limits go on; built anew otherwise, with the buckets in Redis in cluster mode.
+     */
+    private static ProviderTokens tokens(ProviderConfig p, ServerServices s, Optional<ProviderAssembly> previous,
+                                         Optional<ClusterBackend> cluster) {
+        if (previous.isPresent() && previous.get().config().budget().equals(p.budget())) {
+            return previous.get().tokens();
+        }
+        return new ProviderTokens(p.name(), p.budget(), s.time(),
+                p.budget().enabled() ? cluster.map(c -> c.tokenBuckets(p.budget())).orElse(null) : null);
     }
 
     /** Whether a reload can keep the running upstream pools: same URLs, mount, keep-alive choice and pool size. */
