@@ -8,10 +8,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import shaper.limit.AdaptiveConcurrency;
 import shaper.limit.Limiter;
 import shaper.limit.LimiterSnapshot;
+import shaper.limit.LimiterView;
+import shaper.limit.LoadSample;
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
+import shaper.limit.QueueClass;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -48,16 +52,24 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private final Map<String, ClusterPermit> live = new ConcurrentHashMap<>();
     private final Object grantLock = new Object();
     private final AtomicLong arrivals = new AtomicLong();
+    /** {@code null} for a fixed limit. */
+    private final SharedAdaptive adaptive;
 
+    /**
+     * @param adaptive {@code null} for a fixed limit; else {@code limit} is the ceiling of a limit
+     *                 learnt and shared through Redis ({@link SharedLimitLua})
+     */
     ClusterLimiter(String namespace, String key, String name, int limit, Duration releaseCooldown, Duration headroomWindow,
-                   Duration lease, RedisLink link, TimeSource time) {
+                   Duration lease, RedisLink link, TimeSource time, AdaptiveConcurrency adaptive) {
         this.name = name;
         this.limit = limit;
         this.releaseCooldown = releaseCooldown;
         this.headroomWindow = headroomWindow;
         this.link = link;
-        this.calls = new LeaseCalls(link, namespace, key, limit, releaseCooldown, lease, !headroomWindow.isZero());
-        this.fallback = new LocalFallback(name, link.fallback(), limit, releaseCooldown, headroomWindow, time);
+        this.adaptive = adaptive == null ? null : new SharedAdaptive(name, adaptive, time::nanoTime);
+        this.calls = new LeaseCalls(link, namespace, key, limit, releaseCooldown, lease, !headroomWindow.isZero(),
+                adaptive == null ? 0 : adaptive.min());
+        this.fallback = new LocalFallback(name, link.fallback(), limit, releaseCooldown, headroomWindow, time, adaptive);
         this.renewal = new LeaseRenewal(this, calls);
         this.timers = new LeaseTimers(time, link::closed);
         this.pump = new GrantPump(calls, timers, () -> !queued.isEmpty());
@@ -72,23 +84,33 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     @Override
     public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
+        return enqueue(maxDepth, QueueClass.DEFAULT);
+    }
+
+    /**
+     * {@inheritDoc} The classes are kept cluster-wide ({@link ClassQueueLua}): the order spans every
+     * instance's tickets, and a full queue refuses the newest ticket of the lightest class wherever it
+     * waits (its instance answers it 429), or the arrival itself when none is lighter.
+     */
+    @Override
+    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
         if (maxDepth < 0) {
             throw new IllegalArgumentException("maxDepth must be >= 0, got " + maxDepth);
         }
         if (!link.up()) {
-            return fallbackEnqueue(maxDepth);
+            return fallbackEnqueue(maxDepth, cls);
         }
         String id = link.newId();
-        ClusterTicket ticket = new ClusterTicket(this, id, arrivals.incrementAndGet());
+        ClusterTicket ticket = new ClusterTicket(this, id, arrivals.incrementAndGet(), cls, maxDepth);
         queued.put(id, ticket); // before the script: its grant may be pushed before the reply arrives
         EnqueueReply reply;
         try {
-            reply = calls.enqueue(id, maxDepth);
+            reply = calls.enqueue(id, maxDepth, cls);
         } catch (RedisUnavailable e) {
             if (queued.remove(id) == null) {
                 return ticket; // the link-down listener already moved it to the fallback (or failed it)
             }
-            return fallbackEnqueue(maxDepth);
+            return fallbackEnqueue(maxDepth, cls);
         }
         switch (reply) {
             case EnqueueReply.Granted g -> {
@@ -165,6 +187,16 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         return -1;
     }
 
+    /** The snapshot with this instance's waiters per class (Redis keeps the cluster's order, not a count per class). */
+    @Override
+    public LimiterView view() {
+        Map<String, Integer> byClass = new java.util.LinkedHashMap<>(fallback.view().queuedByClass());
+        for (ClusterTicket t : queued.values()) {
+            byClass.merge(t.queueClass().name(), 1, Integer::sum);
+        }
+        return new LimiterView(snapshot(), 0, byClass);
+    }
+
     @Override
     public String toString() {
         return "ClusterLimiter[" + name + ", limit " + limit + ", " + calls.baseKey() + "]";
@@ -172,8 +204,8 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     // ---- fallback ----
 
-    private Ticket fallbackEnqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        Ticket t = fallback.enqueue(maxDepth, live.values());
+    private Ticket fallbackEnqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
+        Ticket t = fallback.enqueue(maxDepth, cls, live.values());
         if (!t.queued()) {
             try {
                 return ClusterTicket.granted(this, "local", adoptLocal(t.await(Duration.ZERO)));
@@ -181,7 +213,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
                 throw new IllegalStateException("a granted local ticket could not be claimed", e);
             }
         }
-        return ClusterTicket.ofLocal(this, t, arrivals.incrementAndGet());
+        return ClusterTicket.ofLocal(this, t, arrivals.incrementAndGet(), cls);
     }
 
     /** A permit of the fallback limiter, given an id so it can be registered in Redis when Redis returns. */
@@ -210,7 +242,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         waiting.sort(Comparator.comparingLong(t -> t.arrival));
         for (ClusterTicket t : waiting) {
             queued.remove(t.id());
-            t.redisLost(fallback::requeue);
+            t.redisLost(() -> fallback.requeue(t.queueClass()));
         }
     }
 
@@ -246,6 +278,15 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         returnUnused(p);
     }
 
+    /** A heavier arrival took this ticket's place in the full cluster-wide queue (pushed, or reported by a renewal). */
+    @Override
+    public void refused(String ticketId) {
+        ClusterTicket t = queued.remove(ticketId);
+        if (t != null) {
+            t.refused();
+        }
+    }
+
     /** Leaves the Redis queue after a cancel or timeout; a grant that won the race goes back unused. */
     void leave(ClusterTicket t) {
         queued.remove(t.id());
@@ -262,13 +303,25 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     /** Called once per permit by {@link ClusterPermit#releaseAfter}; never blocks (see {@link LeaseCalls#releaseInBackground}). */
     void released(ClusterPermit p, Duration hold) {
         live.remove(p.id());
-        sendRelease(p);
+        calls.releaseInBackground(p.id(), p.hold(), false, p.sample(), this::limitMoved);
         Duration back = hold.plus(releaseCooldown);
         if (back.isPositive()) {
             pump.after(back);
         }
     }
 
+    /** What {@code s} tells the shared adaptive limit; nothing for a fixed limit. */
+    SharedSample judge(LoadSample s) {
+        return adaptive == null ? SharedSample.NONE : adaptive.judge(s);
+    }
+
+    private void limitMoved(LeaseCalls.LimitMove m) {
+        if (adaptive != null) {
+            adaptive.moved(m);
+        }
+    }
+
+    /** Sends a release again (a renewal found it still registered); its sample went with the first. */
     void sendRelease(ClusterPermit p) {
         calls.releaseInBackground(p.id(), p.hold(), false);
     }

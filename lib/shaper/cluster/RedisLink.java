@@ -46,6 +46,9 @@ public final class RedisLink implements AutoCloseable {
         /** A ticket of this limiter was granted in Redis (pushed on the instance's channel). */
         void granted(String ticketId);
 
+        /** A ticket of this limiter was refused by a full queue for a heavier arrival (pushed on the instance's channel). */
+        void refused(String ticketId);
+
         void linkDown();
 
         void linkUp();
@@ -253,7 +256,10 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
-    /** The instance's grant channel: each message is {@code <limiter base key> <ticket id>}. */
+    /**
+     * The instance's grant channel: each message is {@code <limiter base key> <ticket id>} for a grant,
+     * {@code <limiter base key> !<ticket id>} for a refusal (ids never hold a space or a '!').
+     */
     private final class Grants extends JedisPubSub {
         volatile boolean established;
 
@@ -267,8 +273,14 @@ public final class RedisLink implements AutoCloseable {
         public void onMessage(String channel, String message) {
             int sp = message.lastIndexOf(' ');
             Listener l = sp < 0 ? null : byBaseKey.get(message.substring(0, sp));
-            if (l != null) {
-                l.granted(message.substring(sp + 1));
+            if (l == null) {
+                return;
+            }
+            String id = message.substring(sp + 1);
+            if (id.startsWith("!")) {
+                l.refused(id.substring(1));
+            } else {
+                l.granted(id);
             }
         }
     }
