@@ -2,7 +2,6 @@ package shaper.cluster;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,9 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import shaper.limit.AdaptiveConcurrency;
 import shaper.limit.Limiter;
 import shaper.limit.LimiterSnapshot;
+import shaper.limit.LimiterUnavailableException;
 import shaper.limit.LimiterView;
 import shaper.limit.LoadSample;
-import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
 import shaper.limit.QueueClass;
 import shaper.limit.QueueFullException;
@@ -48,11 +47,11 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private final LeaseRenewal renewal;
     private final LeaseTimers timers;
     private final GrantPump pump;
+    private final ClusterCounts counts;
     private final Map<String, ClusterTicket> queued = new ConcurrentHashMap<>();
     private final Map<String, ClusterPermit> live = new ConcurrentHashMap<>();
     private final Object grantLock = new Object();
     private final AtomicLong arrivals = new AtomicLong();
-    /** {@code null} for a fixed limit. */
     private final SharedAdaptive adaptive;
 
     /**
@@ -66,13 +65,14 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         this.releaseCooldown = releaseCooldown;
         this.headroomWindow = headroomWindow;
         this.link = link;
-        this.adaptive = adaptive == null ? null : new SharedAdaptive(name, adaptive, time::nanoTime);
+        this.adaptive = SharedAdaptive.of(name, adaptive, time::nanoTime);
         this.calls = new LeaseCalls(link, namespace, key, limit, releaseCooldown, lease, !headroomWindow.isZero(),
                 adaptive == null ? 0 : adaptive.min());
         this.fallback = new LocalFallback(name, link.fallback(), limit, releaseCooldown, headroomWindow, time, adaptive);
         this.renewal = new LeaseRenewal(this, calls);
         this.timers = new LeaseTimers(time, link::closed);
         this.pump = new GrantPump(calls, timers, () -> !queued.isEmpty());
+        this.counts = new ClusterCounts(name, limit, link, calls, fallback, queued::values);
         link.register(calls.baseKey(), this);
         timers.every(lease.dividedBy(3), "shaper-cluster-renew", this::renew);
     }
@@ -86,7 +86,6 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
         return enqueue(maxDepth, QueueClass.DEFAULT);
     }
-
     /**
      * {@inheritDoc} The classes are kept cluster-wide ({@link ClassQueueLua}): the order spans every
      * instance's tickets, and a full queue refuses the newest ticket of the lightest class wherever it
@@ -98,7 +97,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
             throw new IllegalArgumentException("maxDepth must be >= 0, got " + maxDepth);
         }
         if (!link.up()) {
-            return fallbackEnqueue(maxDepth, cls);
+            return fallback.admit(this, maxDepth, cls, arrivals.incrementAndGet(), live.values());
         }
         String id = link.newId();
         ClusterTicket ticket = new ClusterTicket(this, id, arrivals.incrementAndGet(), cls, maxDepth);
@@ -110,7 +109,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
             if (queued.remove(id) == null) {
                 return ticket; // the link-down listener already moved it to the fallback (or failed it)
             }
-            return fallbackEnqueue(maxDepth, cls);
+            return fallback.admit(this, maxDepth, cls, arrivals.incrementAndGet(), live.values());
         }
         switch (reply) {
             case EnqueueReply.Granted g -> {
@@ -157,44 +156,20 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         }
     }
 
-    /**
-     * Slots as Redis counts them (shared by every instance); {@code waiters} are this instance's
-     * own (queued in Redis, or in the fallback), so a sum over instances counts each waiter once.
-     * The cluster-wide queue is {@link #clusterWaiters()}.
-     */
+    /** See {@link ClusterCounts}. */
     @Override
     public LimiterSnapshot snapshot() {
-        LimiterSnapshot local = fallback.snapshot();
-        if (link.up()) {
-            try {
-                return calls.state().snapshot(name, limit, queued.size() + local.waiters());
-            } catch (RedisUnavailable e) {
-                // the fallback's view below
-            }
-        }
-        return local;
+        return counts.snapshot();
+    }
+
+    @Override
+    public LimiterView view() {
+        return counts.view();
     }
 
     /** Tickets queued in Redis by every instance; -1 while Redis is unreachable. */
     long clusterWaiters() {
-        if (link.up()) {
-            try {
-                return calls.state().waiters();
-            } catch (RedisUnavailable e) {
-                // unknown
-            }
-        }
-        return -1;
-    }
-
-    /** The snapshot with this instance's waiters per class (Redis keeps the cluster's order, not a count per class). */
-    @Override
-    public LimiterView view() {
-        Map<String, Integer> byClass = new java.util.LinkedHashMap<>(fallback.view().queuedByClass());
-        for (ClusterTicket t : queued.values()) {
-            byClass.merge(t.queueClass().name(), 1, Integer::sum);
-        }
-        return new LimiterView(snapshot(), 0, byClass);
+        return counts.clusterWaiters();
     }
 
     @Override
@@ -203,18 +178,6 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     }
 
     // ---- fallback ----
-
-    private Ticket fallbackEnqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
-        Ticket t = fallback.enqueue(maxDepth, cls, live.values());
-        if (!t.queued()) {
-            try {
-                return ClusterTicket.granted(this, "local", adoptLocal(t.await(Duration.ZERO)));
-            } catch (Exception e) {
-                throw new IllegalStateException("a granted local ticket could not be claimed", e);
-            }
-        }
-        return ClusterTicket.ofLocal(this, t, arrivals.incrementAndGet(), cls);
-    }
 
     /** A permit of the fallback limiter, given an id so it can be registered in Redis when Redis returns. */
     Permit adoptLocal(Permit localPermit) {
@@ -237,13 +200,9 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     @Override
     public void linkDown() {
-        fallback.count(live.values()); // first: the tickets moved below must not take the running permits' slots
         List<ClusterTicket> waiting = new ArrayList<>(queued.values());
-        waiting.sort(Comparator.comparingLong(t -> t.arrival));
-        for (ClusterTicket t : waiting) {
-            queued.remove(t.id());
-            t.redisLost(() -> fallback.requeue(t.queueClass()));
-        }
+        waiting.forEach(t -> queued.remove(t.id()));
+        fallback.takeOver(live.values(), waiting);
     }
 
     @Override
@@ -303,7 +262,7 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     /** Called once per permit by {@link ClusterPermit#releaseAfter}; never blocks (see {@link LeaseCalls#releaseInBackground}). */
     void released(ClusterPermit p, Duration hold) {
         live.remove(p.id());
-        calls.releaseInBackground(p.id(), p.hold(), false, p.sample(), this::limitMoved);
+        calls.releaseInBackground(p.id(), p.hold(), false, p.sample(), adaptive::moved);
         Duration back = hold.plus(releaseCooldown);
         if (back.isPositive()) {
             pump.after(back);
@@ -312,26 +271,14 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     /** What {@code s} tells the shared adaptive limit; nothing for a fixed limit. */
     SharedSample judge(LoadSample s) {
-        return adaptive == null ? SharedSample.NONE : adaptive.judge(s);
+        return adaptive.judge(s);
     }
 
-    private void limitMoved(LeaseCalls.LimitMove m) {
-        if (adaptive != null) {
-            adaptive.moved(m);
-        }
-    }
-
-    /** Sends a release again (a renewal found it still registered); its sample went with the first. */
-    void sendRelease(ClusterPermit p) {
-        calls.releaseInBackground(p.id(), p.hold(), false);
-    }
-
-    /** This instance's permits, for the renewal. */
+    /** This instance's permits, and its tickets queued in Redis, for the renewal. */
     List<ClusterPermit> runningPermits() {
         return new ArrayList<>(live.values());
     }
 
-    /** This instance's tickets queued in Redis, for the renewal. */
     List<ClusterTicket> queuedTickets() {
         return new ArrayList<>(queued.values());
     }

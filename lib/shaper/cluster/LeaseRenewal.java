@@ -38,7 +38,8 @@ final class LeaseRenewal {
                     ? calls.reassert(r.lostPermits(), tickets.stream().filter(t -> lost.contains(t.id())).toList())
                     : r.nextEventMs();
             limiter.schedulePump(next);
-            permits.stream().filter(ClusterPermit::released).forEach(limiter::sendRelease);
+            // a release sent again: its sample went with the first
+            permits.stream().filter(ClusterPermit::released).forEach(p -> calls.releaseInBackground(p.id(), p.hold(), false));
             tickets.stream().filter(ClusterTicket::abandoned).forEach(limiter::leave);
         } catch (RedisUnavailable e) {
             // the link is down now; its listeners take over

@@ -2,6 +2,8 @@ package shaper.cluster;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 
 import shaper.limit.AdaptiveConcurrency;
 import shaper.limit.FifoLimiter;
@@ -64,6 +66,32 @@ final class LocalFallback {
         refuseIfClosed();
         count(running);
         return local.tryAcquire();
+    }
+
+    /**
+     * Admits a request of {@code limiter} here: a granted ticket holding an adopted permit, or one
+     * waiting in the local queue in class {@code cls}.
+     */
+    Ticket admit(ClusterLimiter limiter, int maxDepth, QueueClass cls, long arrival, Collection<ClusterPermit> running)
+            throws QueueFullException, LimiterUnavailableException {
+        Ticket t = enqueue(maxDepth, cls, running);
+        if (!t.queued()) {
+            try {
+                return ClusterTicket.granted(limiter, "local", limiter.adoptLocal(t.await(Duration.ZERO)));
+            } catch (Exception e) {
+                throw new IllegalStateException("a granted local ticket could not be claimed", e);
+            }
+        }
+        return ClusterTicket.ofLocal(limiter, t, arrival, cls);
+    }
+
+    /**
+     * Redis went away: counts {@code running} first (the tickets moved next must not take the
+     * running permits' slots), then moves {@code waiting} here in arrival order, or fails them.
+     */
+    void takeOver(Collection<ClusterPermit> running, List<ClusterTicket> waiting) {
+        count(running);
+        waiting.stream().sorted(Comparator.comparingLong(t -> t.arrival)).forEach(t -> t.redisLost(() -> requeue(t.queueClass())));
     }
 
     /** A place in the local queue for a ticket whose Redis queue was lost; {@code null} when failing closed. */

@@ -11,28 +11,33 @@ import shaper.limit.LoadSample;
  * This instance's side of one {@link ClusterLimiter}'s shared adaptive limit ({@link SharedLimitLua}
  * keeps the limit itself in Redis): it turns an exchange's {@link LoadSample} into the
  * {@link SharedSample} sent with the release, judging the first byte against this instance's own
- * latency floor, and tells the provider's log when a release moved the limit. Thread-safe.
+ * latency floor, and tells the provider's log when a release moved the limit. A fixed limit has
+ * one that judges nothing ({@link #of} with no settings). Thread-safe.
  */
 final class SharedAdaptive {
     private final String limiter;
+    /** {@code null} for a fixed limit. */
     private final AdaptiveConcurrency settings;
     private final LongSupplier nanoTime;
     // Guarded by itself.
     private final FirstByteJudge firstByte;
 
-    SharedAdaptive(String limiter, AdaptiveConcurrency settings, LongSupplier nanoTime) {
+    private SharedAdaptive(String limiter, AdaptiveConcurrency settings, LongSupplier nanoTime) {
         this.limiter = limiter;
         this.settings = settings;
         this.nanoTime = nanoTime;
         this.firstByte = new FirstByteJudge(nanoTime.getAsLong());
     }
 
-    /** {@code -concurrency-min}, as the scripts take it. */
-    int min() {
-        return settings.min();
+    /** @param settings {@code null} for a fixed limit */
+    static SharedAdaptive of(String limiter, AdaptiveConcurrency settings, LongSupplier nanoTime) {
+        return new SharedAdaptive(limiter, settings, nanoTime);
     }
 
     SharedSample judge(LoadSample s) {
+        if (settings == null) {
+            return SharedSample.NONE;
+        }
         return switch (s.kind()) {
             case UNJUDGED -> SharedSample.NONE;
             case OVERLOADED -> SharedSample.over(s.cause());
@@ -48,6 +53,8 @@ final class SharedAdaptive {
 
     /** A release of this instance moved the shared limit. */
     void moved(LeaseCalls.LimitMove m) {
-        settings.onChange().accept(new LimitChange(limiter, m.from(), m.to(), m.reason()));
+        if (settings != null) {
+            settings.onChange().accept(new LimitChange(limiter, m.from(), m.to(), m.reason()));
+        }
     }
 }
