@@ -34,7 +34,8 @@ import shaper.limit.TimeSource;
  * While its {@link RedisLink} is down, its {@link LocalFallback} admits (or refuses), counting the
  * permits Redis granted before the outage. When Redis is back, {@link LeaseRenewal} registers every
  * running permit in Redis again (even past the limit), so new grants wait until the cluster total
- * is back under the limit. Thread-safe.
+ * is back under the limit. Priority classes order the Redis queue ({@link ClassQueueLua}); an adaptive
+ * limit is shared in Redis ({@link SharedLimitLua}, this instance's side {@link SharedAdaptive}). Thread-safe.
  */
 final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private final String name;
