@@ -37,7 +37,7 @@ import shaper.limit.TimeSource;
  * is back under the limit. Priority classes order the Redis queue ({@link ClassQueueLua}); an adaptive
  * limit is shared in Redis ({@link SharedLimitLua}, this instance's side {@link SharedAdaptive}). Thread-safe.
  */
-final class ClusterLimiter implements Limiter, RedisLink.Listener {
+final class ClusterLimiter implements Limiter, LinkListener {
     private final String name;
     private final int limit;
     private final Duration releaseCooldown;
