@@ -4,10 +4,13 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import shaper.admission.LimiterFactory;
+import shaper.limit.AdaptiveConcurrency;
+import shaper.limit.LimitChange;
 import shaper.limit.Limiter;
 import shaper.limit.TimeSource;
 
@@ -53,7 +56,26 @@ public final class ClusterBackend implements LimiterFactory, AutoCloseable {
 
     @Override
     public Limiter create(String key, String name, int limit, Duration releaseCooldown, Duration headroomWindow) {
-        ClusterLimiter l = new ClusterLimiter(namespace, key, name, limit, releaseCooldown, headroomWindow, config.lease(), link, time);
+        return create(key, name, limit, releaseCooldown, headroomWindow, null);
+    }
+
+    /**
+     * The factory of cluster-wide limiters whose configured limit is the ceiling of a limit learnt
+     * and shared through Redis ({@code -adaptive-concurrency}): a signal any instance sees moves it
+     * for all.
+     *
+     * @param min      {@code -concurrency-min}
+     * @param onChange told of every move this instance's releases cause, with the limiter's key
+     */
+    public LimiterFactory adaptive(int min, BiConsumer<String, LimitChange> onChange) {
+        return (key, name, limit, cooldown, headroom) -> create(key, name, limit, cooldown, headroom,
+                new AdaptiveConcurrency(min, change -> onChange.accept(key, change)));
+    }
+
+    private Limiter create(String key, String name, int limit, Duration releaseCooldown, Duration headroomWindow,
+                           AdaptiveConcurrency adaptive) {
+        ClusterLimiter l = new ClusterLimiter(namespace, key, name, limit, releaseCooldown, headroomWindow, config.lease(), link,
+                time, adaptive);
         limiters.add(l);
         return l;
     }

@@ -2,16 +2,19 @@ package shaper.cluster;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import shaper.limit.AdaptiveConcurrency;
 import shaper.limit.Limiter;
 import shaper.limit.LimiterSnapshot;
 import shaper.limit.LimiterUnavailableException;
+import shaper.limit.LimiterView;
+import shaper.limit.LoadSample;
 import shaper.limit.Permit;
+import shaper.limit.QueueClass;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -31,9 +34,10 @@ import shaper.limit.TimeSource;
  * While its {@link RedisLink} is down, its {@link LocalFallback} admits (or refuses), counting the
  * permits Redis granted before the outage. When Redis is back, {@link LeaseRenewal} registers every
  * running permit in Redis again (even past the limit), so new grants wait until the cluster total
- * is back under the limit. Thread-safe.
+ * is back under the limit. Priority classes order the Redis queue ({@link ClassQueueLua}); an adaptive
+ * limit is shared in Redis ({@link SharedLimitLua}, this instance's side {@link SharedAdaptive}). Thread-safe.
  */
-final class ClusterLimiter implements Limiter, RedisLink.Listener {
+final class ClusterLimiter implements Limiter, LinkListener {
     private final String name;
     private final int limit;
     private final Duration releaseCooldown;
@@ -44,23 +48,32 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     private final LeaseRenewal renewal;
     private final LeaseTimers timers;
     private final GrantPump pump;
+    private final ClusterCounts counts;
     private final Map<String, ClusterTicket> queued = new ConcurrentHashMap<>();
     private final Map<String, ClusterPermit> live = new ConcurrentHashMap<>();
     private final Object grantLock = new Object();
     private final AtomicLong arrivals = new AtomicLong();
+    private final SharedAdaptive adaptive;
 
+    /**
+     * @param adaptive {@code null} for a fixed limit; else {@code limit} is the ceiling of a limit
+     *                 learnt and shared through Redis ({@link SharedLimitLua})
+     */
     ClusterLimiter(String namespace, String key, String name, int limit, Duration releaseCooldown, Duration headroomWindow,
-                   Duration lease, RedisLink link, TimeSource time) {
+                   Duration lease, RedisLink link, TimeSource time, AdaptiveConcurrency adaptive) {
         this.name = name;
         this.limit = limit;
         this.releaseCooldown = releaseCooldown;
         this.headroomWindow = headroomWindow;
         this.link = link;
-        this.calls = new LeaseCalls(link, namespace, key, limit, releaseCooldown, lease, !headroomWindow.isZero());
-        this.fallback = new LocalFallback(name, link.fallback(), limit, releaseCooldown, headroomWindow, time);
+        this.adaptive = SharedAdaptive.of(name, adaptive, time::nanoTime);
+        this.calls = new LeaseCalls(link, namespace, key, limit, releaseCooldown, lease, !headroomWindow.isZero(),
+                adaptive == null ? 0 : adaptive.min());
+        this.fallback = new LocalFallback(name, link.fallback(), limit, releaseCooldown, headroomWindow, time, adaptive);
         this.renewal = new LeaseRenewal(this, calls);
         this.timers = new LeaseTimers(time, link::closed);
         this.pump = new GrantPump(calls, timers, () -> !queued.isEmpty());
+        this.counts = new ClusterCounts(name, limit, link, calls, fallback, queued::values);
         link.register(calls.baseKey(), this);
         timers.every(lease.dividedBy(3), "shaper-cluster-renew", this::renew);
     }
@@ -72,23 +85,32 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     @Override
     public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
+        return enqueue(maxDepth, QueueClass.DEFAULT);
+    }
+    /**
+     * {@inheritDoc} The classes are kept cluster-wide ({@link ClassQueueLua}): the order spans every
+     * instance's tickets, and a full queue refuses the newest ticket of the lightest class wherever it
+     * waits (its instance answers it 429), or the arrival itself when none is lighter.
+     */
+    @Override
+    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
         if (maxDepth < 0) {
             throw new IllegalArgumentException("maxDepth must be >= 0, got " + maxDepth);
         }
         if (!link.up()) {
-            return fallbackEnqueue(maxDepth);
+            return fallback.admit(this, maxDepth, cls, arrivals.incrementAndGet(), live.values());
         }
         String id = link.newId();
-        ClusterTicket ticket = new ClusterTicket(this, id, arrivals.incrementAndGet());
+        ClusterTicket ticket = new ClusterTicket(this, id, arrivals.incrementAndGet(), cls, maxDepth);
         queued.put(id, ticket); // before the script: its grant may be pushed before the reply arrives
         EnqueueReply reply;
         try {
-            reply = calls.enqueue(id, maxDepth);
+            reply = calls.enqueue(id, maxDepth, cls);
         } catch (RedisUnavailable e) {
             if (queued.remove(id) == null) {
                 return ticket; // the link-down listener already moved it to the fallback (or failed it)
             }
-            return fallbackEnqueue(maxDepth);
+            return fallback.admit(this, maxDepth, cls, arrivals.incrementAndGet(), live.values());
         }
         switch (reply) {
             case EnqueueReply.Granted g -> {
@@ -135,34 +157,20 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         }
     }
 
-    /**
-     * Slots as Redis counts them (shared by every instance); {@code waiters} are this instance's
-     * own (queued in Redis, or in the fallback), so a sum over instances counts each waiter once.
-     * The cluster-wide queue is {@link #clusterWaiters()}.
-     */
+    /** See {@link ClusterCounts}. */
     @Override
     public LimiterSnapshot snapshot() {
-        LimiterSnapshot local = fallback.snapshot();
-        if (link.up()) {
-            try {
-                return calls.state().snapshot(name, limit, queued.size() + local.waiters());
-            } catch (RedisUnavailable e) {
-                // the fallback's view below
-            }
-        }
-        return local;
+        return counts.snapshot();
+    }
+
+    @Override
+    public LimiterView view() {
+        return counts.view();
     }
 
     /** Tickets queued in Redis by every instance; -1 while Redis is unreachable. */
     long clusterWaiters() {
-        if (link.up()) {
-            try {
-                return calls.state().waiters();
-            } catch (RedisUnavailable e) {
-                // unknown
-            }
-        }
-        return -1;
+        return counts.clusterWaiters();
     }
 
     @Override
@@ -171,18 +179,6 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     }
 
     // ---- fallback ----
-
-    private Ticket fallbackEnqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        Ticket t = fallback.enqueue(maxDepth, live.values());
-        if (!t.queued()) {
-            try {
-                return ClusterTicket.granted(this, "local", adoptLocal(t.await(Duration.ZERO)));
-            } catch (Exception e) {
-                throw new IllegalStateException("a granted local ticket could not be claimed", e);
-            }
-        }
-        return ClusterTicket.ofLocal(this, t, arrivals.incrementAndGet());
-    }
 
     /** A permit of the fallback limiter, given an id so it can be registered in Redis when Redis returns. */
     Permit adoptLocal(Permit localPermit) {
@@ -205,13 +201,9 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
 
     @Override
     public void linkDown() {
-        fallback.count(live.values()); // first: the tickets moved below must not take the running permits' slots
         List<ClusterTicket> waiting = new ArrayList<>(queued.values());
-        waiting.sort(Comparator.comparingLong(t -> t.arrival));
-        for (ClusterTicket t : waiting) {
-            queued.remove(t.id());
-            t.redisLost(fallback::requeue);
-        }
+        waiting.forEach(t -> queued.remove(t.id()));
+        fallback.takeOver(live.values(), waiting);
     }
 
     @Override
@@ -246,6 +238,15 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
         returnUnused(p);
     }
 
+    /** A heavier arrival took this ticket's place in the full cluster-wide queue (pushed, or reported by a renewal). */
+    @Override
+    public void refused(String ticketId) {
+        ClusterTicket t = queued.remove(ticketId);
+        if (t != null) {
+            t.refused();
+        }
+    }
+
     /** Leaves the Redis queue after a cancel or timeout; a grant that won the race goes back unused. */
     void leave(ClusterTicket t) {
         queued.remove(t.id());
@@ -262,23 +263,23 @@ final class ClusterLimiter implements Limiter, RedisLink.Listener {
     /** Called once per permit by {@link ClusterPermit#releaseAfter}; never blocks (see {@link LeaseCalls#releaseInBackground}). */
     void released(ClusterPermit p, Duration hold) {
         live.remove(p.id());
-        sendRelease(p);
+        calls.releaseInBackground(p.id(), p.hold(), false, p.sample(), adaptive::moved);
         Duration back = hold.plus(releaseCooldown);
         if (back.isPositive()) {
             pump.after(back);
         }
     }
 
-    void sendRelease(ClusterPermit p) {
-        calls.releaseInBackground(p.id(), p.hold(), false);
+    /** What {@code s} tells the shared adaptive limit; nothing for a fixed limit. */
+    SharedSample judge(LoadSample s) {
+        return adaptive.judge(s);
     }
 
-    /** This instance's permits, for the renewal. */
+    /** This instance's permits, and its tickets queued in Redis, for the renewal. */
     List<ClusterPermit> runningPermits() {
         return new ArrayList<>(live.values());
     }
 
-    /** This instance's tickets queued in Redis, for the renewal. */
     List<ClusterTicket> queuedTickets() {
         return new ArrayList<>(queued.values());
     }

@@ -3,6 +3,7 @@ package shaper.cluster;
 import java.time.Duration;
 import java.util.Objects;
 
+import shaper.limit.LoadSample;
 import shaper.limit.Permit;
 
 /**
@@ -19,6 +20,8 @@ final class ClusterPermit implements Permit {
     private Permit local;
     private volatile boolean released;
     private volatile Duration hold = Duration.ZERO;
+    /** What the exchange said about the upstream's load, sent with the release to a shared adaptive limit. */
+    private volatile SharedSample sample = SharedSample.NONE;
 
     ClusterPermit(ClusterLimiter limiter, String id, Permit local) {
         this.limiter = limiter;
@@ -28,6 +31,27 @@ final class ClusterPermit implements Permit {
 
     String id() {
         return id;
+    }
+
+    /**
+     * Judged now (a slow first byte against this instance's floor), sent with the release; a fallback
+     * slot's own limiter learns from it too.
+     */
+    @Override
+    public void report(LoadSample s) {
+        Permit l;
+        synchronized (this) {
+            l = local;
+        }
+        if (l != null) {
+            l.report(s);
+        }
+        sample = limiter.judge(s);
+    }
+
+    /** The sample to send with the release; {@link SharedSample#NONE} before {@link #report}. */
+    SharedSample sample() {
+        return sample;
     }
 
     @Override

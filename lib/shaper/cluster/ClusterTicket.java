@@ -7,6 +7,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
+import shaper.limit.QueueClass;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
 import shaper.limit.QueueTimeoutException;
@@ -18,6 +19,7 @@ import shaper.limit.Ticket;
  * <pre>
  *   QUEUED (in Redis) ──grant pushed──▶ GRANTED ──await──▶ CLAIMED
  *      │ cancel / timeout / interrupt ─▶ CANCELLED / TIMED_OUT, then LEAVE in Redis
+ *      │ a heavier arrival at a full queue ─▶ REFUSED (429; Redis already removed it)
  *      │ Redis lost, fallback local ───▶ LOCAL: a ticket of the fallback limiter, in arrival order
  *      └ Redis lost, fallback closed ──▶ FAILED (503)
  * </pre>
@@ -26,11 +28,14 @@ import shaper.limit.Ticket;
  * the slot goes back unused. A grant that reaches a ticket no longer QUEUED goes back unused too.
  */
 final class ClusterTicket implements Ticket {
-    enum State { QUEUED, LOCAL, GRANTED, CLAIMED, CANCELLED, TIMED_OUT, FAILED }
+    enum State { QUEUED, LOCAL, GRANTED, CLAIMED, CANCELLED, TIMED_OUT, REFUSED, FAILED }
 
     private final ClusterLimiter limiter;
     private final String id;
     final long arrival;
+    private final QueueClass cls;
+    /** The depth bound it queued under, for the answer when a heavier arrival displaces it. */
+    private final int depth;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     // Guarded by lock.
@@ -38,17 +43,19 @@ final class ClusterTicket implements Ticket {
     private Permit grant;
     private Ticket local;
 
-    /** A ticket queued in Redis under {@code id}. */
-    ClusterTicket(ClusterLimiter limiter, String id, long arrival) {
+    /** A ticket queued in Redis under {@code id}, in class {@code cls}, under the depth bound {@code depth}. */
+    ClusterTicket(ClusterLimiter limiter, String id, long arrival, QueueClass cls, int depth) {
         this.limiter = limiter;
         this.id = id;
         this.arrival = arrival;
+        this.cls = Objects.requireNonNull(cls, "cls");
+        this.depth = depth;
         this.state = State.QUEUED;
     }
 
     /** A ticket of the fallback limiter from the start. */
-    static ClusterTicket ofLocal(ClusterLimiter limiter, Ticket local, long arrival) {
-        ClusterTicket t = new ClusterTicket(limiter, "local", arrival);
+    static ClusterTicket ofLocal(ClusterLimiter limiter, Ticket local, long arrival, QueueClass cls) {
+        ClusterTicket t = new ClusterTicket(limiter, "local", arrival, cls, 0);
         t.state = State.LOCAL;
         t.local = Objects.requireNonNull(local);
         return t;
@@ -56,7 +63,7 @@ final class ClusterTicket implements Ticket {
 
     /** A ticket whose slot was free at once. */
     static ClusterTicket granted(ClusterLimiter limiter, String id, Permit permit) {
-        ClusterTicket t = new ClusterTicket(limiter, id, 0);
+        ClusterTicket t = new ClusterTicket(limiter, id, 0, QueueClass.DEFAULT, 0);
         t.state = State.GRANTED;
         t.grant = permit;
         return t;
@@ -64,6 +71,10 @@ final class ClusterTicket implements Ticket {
 
     String id() {
         return id;
+    }
+
+    QueueClass queueClass() {
+        return cls;
     }
 
     @Override
@@ -123,6 +134,7 @@ final class ClusterTicket implements Ticket {
                 }
                 case TIMED_OUT -> timedOut = true; // leaves the Redis queue below, outside the lock
                 case CANCELLED -> throw new QueueCancelledException(limiter.name());
+                case REFUSED -> throw new QueueFullException(limiter.name(), depth, depth);
                 case FAILED -> throw new LimiterUnavailableException(limiter.name(), LocalFallback.UNAVAILABLE);
                 case CLAIMED -> throw new IllegalStateException("permit of limiter \"" + limiter.name() + "\" already claimed");
                 case LOCAL, QUEUED -> {
@@ -186,6 +198,21 @@ final class ClusterTicket implements Ticket {
         lock.lock();
         try {
             return state == State.QUEUED || (state == State.LOCAL && local.queued());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A heavier arrival took this ticket's place in a full queue (Redis removed it). {@code false}: it no longer waited. */
+    boolean refused() {
+        lock.lock();
+        try {
+            if (state != State.QUEUED) {
+                return false;
+            }
+            state = State.REFUSED;
+            wake.signalAll();
+            return true;
         } finally {
             lock.unlock();
         }

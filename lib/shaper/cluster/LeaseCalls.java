@@ -3,6 +3,9 @@ package shaper.cluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+
+import shaper.limit.QueueClass;
 
 /**
  * The Redis side of one limiter: its keys, the arguments every script shares, and one typed call
@@ -19,14 +22,16 @@ final class LeaseCalls {
     private final List<String> keys;
     private final List<String> common;
 
+    /** @param adaptiveMin {@code -concurrency-min} of a shared adaptive limit, whose ceiling is {@code limit}; 0 = a fixed limit */
     LeaseCalls(RedisLink link, String namespace, String key, int limit, Duration releaseCooldown, Duration lease,
-               boolean headroom) {
+               boolean headroom, int adaptiveMin) {
         this.link = link;
         this.baseKey = baseKey(namespace, key);
         this.keys = List.of(baseKey + ":p", baseKey + ":c", baseKey + ":q", baseKey + ":ql", baseKey + ":qa",
-                baseKey + ":seq", baseKey + ":h");
+                baseKey + ":seq", baseKey + ":h", baseKey + ":qt", baseKey + ":qw", baseKey + ":qp", baseKey + ":qr",
+                baseKey + ":l", baseKey + ":pe");
         this.common = List.of(Integer.toString(limit), Long.toString(releaseCooldown.toMillis()), Long.toString(lease.toMillis()),
-                link.channelPrefix(), headroom ? "1" : "0");
+                link.channelPrefix(), headroom ? "1" : "0", Integer.toString(adaptiveMin));
     }
 
     /**
@@ -42,14 +47,20 @@ final class LeaseCalls {
         return baseKey;
     }
 
-    /** Takes a free slot under {@code id}, or queues it ({@code queue}) unless {@code depth} waiters are there (0 = unbounded). */
-    EnqueueReply enqueue(String id, int depth) {
-        return EnqueueReply.decode(eval(LeaseScripts.ENQUEUE, id, Integer.toString(depth), "queue"));
+    /**
+     * Takes a free slot under {@code id}, or queues it in class {@code cls} unless {@code depth}
+     * waiters are there (0 = unbounded) and none of them is of a lighter class.
+     */
+    EnqueueReply enqueue(String id, int depth, QueueClass cls) {
+        return EnqueueReply.decode(eval(LeaseScripts.ENQUEUE, id, Integer.toString(depth), "queue", cls.name(),
+                Integer.toString(cls.weight())));
     }
 
     /** Takes a free slot under {@code id} if nobody waits; never queues. */
     boolean tryTake(String id) {
-        return EnqueueReply.decode(eval(LeaseScripts.ENQUEUE, id, "0", "try")) instanceof EnqueueReply.Granted;
+        QueueClass c = QueueClass.DEFAULT;
+        return EnqueueReply.decode(eval(LeaseScripts.ENQUEUE, id, "0", "try", c.name(), Integer.toString(c.weight())))
+                instanceof EnqueueReply.Granted;
     }
 
     /**
@@ -59,13 +70,30 @@ final class LeaseCalls {
      * next request, does not wait for the round trip. If it fails, the permit's lease runs out.
      */
     void releaseInBackground(String id, Duration hold, boolean unused) {
+        releaseInBackground(id, hold, unused, SharedSample.NONE, moved -> { });
+    }
+
+    /**
+     * As above, with the exchange's {@code sample} for a shared adaptive limit; {@code onMove} is told
+     * (on the release's thread) when it moved the limit.
+     */
+    void releaseInBackground(String id, Duration hold, boolean unused, SharedSample sample, Consumer<LimitMove> onMove) {
         Thread.ofVirtual().name("shaper-cluster-release").start(() -> {
             try {
-                eval(LeaseScripts.RELEASE, id, Long.toString(hold.toMillis()), unused ? "1" : "0");
+                Object reply = eval(LeaseScripts.RELEASE, id, Long.toString(hold.toMillis()), unused ? "1" : "0",
+                        sample.kind(), sample.cause());
+                if (reply instanceof List<?> moved && moved.size() == 3) {
+                    onMove.accept(new LimitMove(Math.toIntExact(number(moved.get(0))), Math.toIntExact(number(moved.get(1))),
+                            strings(List.of(moved.get(2))).getFirst()));
+                }
             } catch (RedisUnavailable e) {
                 // its lease runs out in Redis
             }
         });
+    }
+
+    /** The shared limit moved: from, to, and why. */
+    record LimitMove(int from, int to, String reason) {
     }
 
     /**
@@ -85,9 +113,20 @@ final class LeaseCalls {
         return RenewalReply.decode(eval(LeaseScripts.RENEW, idLists(permitIds, ticketIds)));
     }
 
-    /** Registers lost permits again (even past the limit) and queues lost tickets at the tail. Returns the next event in ms. */
-    long reassert(List<String> permitIds, List<String> ticketIds) {
-        return number(eval(LeaseScripts.REASSERT, idLists(permitIds, ticketIds)));
+    /**
+     * Registers lost permits again (even past the limit) and queues lost tickets at the tail of
+     * their classes, in the given order. Returns the next event in ms.
+     */
+    long reassert(List<String> permitIds, List<ClusterTicket> tickets) {
+        List<String> ids = new ArrayList<>(1 + permitIds.size() + 3 * tickets.size());
+        ids.add(Integer.toString(permitIds.size()));
+        ids.addAll(permitIds);
+        for (ClusterTicket t : tickets) {
+            ids.add(t.id());
+            ids.add(t.queueClass().name());
+            ids.add(Integer.toString(t.queueClass().weight()));
+        }
+        return number(eval(LeaseScripts.REASSERT, ids.toArray(String[]::new)));
     }
 
     /** Withholds one slot for {@code window}. Returns the next event in ms. */

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The periodic round of one {@link ClusterLimiter} (every third of the lease, and once when the
  * link comes back): extends this instance's permits and queued tickets in Redis, delivers grants
- * whose push was missed, and registers again what Redis lost (a restart without persistence, or a
+ * and overflow refusals whose push was missed, and registers again what Redis lost (a restart without persistence, or a
  * failover to a replica that had not received it).
  *
  * <p>A permit released or a ticket given up while the call ran is released or removed again
@@ -32,9 +32,14 @@ final class LeaseRenewal {
         try {
             RenewalReply r = calls.renew(permits.stream().map(ClusterPermit::id).toList(), tickets.stream().map(ClusterTicket::id).toList());
             r.granted().forEach(limiter::granted);
-            long next = r.lostAny() ? calls.reassert(r.lostPermits(), r.lostTickets()) : r.nextEventMs();
+            r.refused().forEach(limiter::refused);
+            java.util.Set<String> lost = java.util.Set.copyOf(r.lostTickets());
+            long next = r.lostAny()
+                    ? calls.reassert(r.lostPermits(), tickets.stream().filter(t -> lost.contains(t.id())).toList())
+                    : r.nextEventMs();
             limiter.schedulePump(next);
-            permits.stream().filter(ClusterPermit::released).forEach(limiter::sendRelease);
+            // a release sent again: its sample went with the first
+            permits.stream().filter(ClusterPermit::released).forEach(p -> calls.releaseInBackground(p.id(), p.hold(), false));
             tickets.stream().filter(ClusterTicket::abandoned).forEach(limiter::leave);
         } catch (RedisUnavailable e) {
             // the link is down now; its listeners take over

@@ -14,13 +14,17 @@ package shaper.cluster;
  *   B:qa   zset  ticket id → arrival ms    for the oldest waiter's age
  *   B:seq  counter                          arrival order
  *   B:h    string with PX                   adaptive headroom: one slot withheld while it exists
+ *   B:qt, B:qw, B:qp, B:qr                  priority classes: see {@link ClassQueueLua}
+ *   B:l, B:pe                               the shared adaptive limit: see {@link SharedLimitLua}
  * </pre>
- * Common {@code ARGV}: limit, release cooldown ms, lease ms, grant channel prefix, headroom on (0/1).
- * Free slots = limit − withheld − |p| − |c|; they exist only while the queue is empty, because every
- * script first purges expired entries and grants due slots in ticket order ({@code pump}). A grant
- * moves the head ticket into {@code p} under its own id and publishes the id on
- * {@code <prefix><instance>}, the channel of the instance that owns it (ids are
- * {@code <instance>:<n>}; the message is {@code B <id>}). A crashed instance's permits and tickets simply expire.
+ * Common {@code ARGV}: limit (the ceiling, when adaptive), release cooldown ms, lease ms, grant channel
+ * prefix, headroom on (0/1), {@code -concurrency-min} (0 = a fixed limit); each script's own follow from
+ * {@code ARGV[7]}. Free slots = limit in force − withheld − |p| − |c|; they exist only while the queue
+ * is empty, because every script first purges expired entries and grants due slots in class order
+ * ({@code pump}). A grant moves the ticket whose turn it is into {@code p} under its own id and
+ * publishes the id on {@code <prefix><instance>}, the channel of the instance that owns it (ids are
+ * {@code <instance>:<n>}; the message is {@code B <id>}; {@code B !<id>} tells the owner its ticket was
+ * refused by a full queue). A crashed instance's permits and tickets simply expire.
  */
 final class LeaseScripts {
     private LeaseScripts() {
@@ -30,8 +34,13 @@ final class LeaseScripts {
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             local P, C, Q, QL, QA, SEQ, H = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+            local QT, QW, QP, QR, L, PE = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
             local limit, cooldown, lease = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
             local chan, headroom = ARGV[4], ARGV[5] == '1'
+            local function owner(id)
+              return chan .. string.match(id, '^(.*):[^:]*$')
+            end
+            """ + SharedLimitLua.LIMIT + ClassQueueLua.FUNCTIONS + """
             local function withheld()
               if headroom and limit > 1 and redis.call('EXISTS', H) == 1 then return 1 end
               return 0
@@ -41,29 +50,36 @@ final class LeaseScripts {
             end
             local function dequeue(id)
               redis.call('ZREM', Q, id); redis.call('ZREM', QL, id); redis.call('ZREM', QA, id)
+              redis.call('ZREM', QT, id); redis.call('HDEL', QW, id)
+            end
+            local function take(id)
+              redis.call('ZADD', P, now + lease, id)
+              if amin > 0 then redis.call('HSET', PE, id, epoch()) end
             end
             local function purge()
               local ended = redis.call('ZRANGEBYSCORE', P, '-inf', now, 'WITHSCORES')
               if #ended > 0 then
                 redis.call('ZREMRANGEBYSCORE', P, '-inf', now)
                 for i = 1, #ended, 2 do
+                  redis.call('HDEL', PE, ended[i])
                   local cool = tonumber(ended[i + 1]) + cooldown
                   if cool > now then redis.call('ZADD', C, cool, ended[i]) end
                 end
               end
               redis.call('ZREMRANGEBYSCORE', C, '-inf', now)
+              redis.call('ZREMRANGEBYSCORE', QR, '-inf', now)
               local gone = redis.call('ZRANGEBYSCORE', QL, '-inf', now)
               for _, id in ipairs(gone) do dequeue(id) end
             end
             local function pump()
               local n = free()
               while n > 0 do
-                local head = redis.call('ZRANGE', Q, 0, 0)
-                if #head == 0 then return end
-                local id = head[1]
+                local id, tag = nextTicket()
+                if not id then return end
                 dequeue(id)
-                redis.call('ZADD', P, now + lease, id)
-                redis.call('PUBLISH', chan .. string.match(id, '^(.*):[^:]*$'), string.sub(P, 1, -3) .. ' ' .. id)
+                served(tag)
+                take(id)
+                redis.call('PUBLISH', owner(id), string.sub(P, 1, -3) .. ' ' .. id)
                 n = n - 1
               end
             end
@@ -88,32 +104,42 @@ final class LeaseScripts {
             """;
 
     /**
-     * ARGV[6] id, ARGV[7] depth (0 = unbounded), ARGV[8] {@code queue} or {@code try}. Returns
-     * {@code {1}} granted, {@code {0}} none free (try), {@code {2, waiters}} queue full,
-     * {@code {3, nextEventMs}} queued.
+     * ARGV[7] id, ARGV[8] depth (0 = unbounded), ARGV[9] {@code queue} or {@code try}, ARGV[10] class,
+     * ARGV[11] weight. Returns {@code {1}} granted, {@code {0}} none free (try), {@code {2, waiters}}
+     * queue full (the arrival refused), {@code {3, nextEventMs}} queued. At a full queue the newest
+     * ticket of the lightest class lighter than the arrival's is refused instead (removed, kept in
+     * {@code B:qr} for a lease, its owner told), and the arrival queues.
      */
     static final String ENQUEUE = PRELUDE + """
-            local id, depth, mode = ARGV[6], tonumber(ARGV[7]), ARGV[8]
+            local id, depth, mode, cls, weight = ARGV[7], tonumber(ARGV[8]), ARGV[9], ARGV[10], tonumber(ARGV[11])
             local waiting = redis.call('ZCARD', Q)
             if waiting == 0 and free() > 0 then
-              redis.call('ZADD', P, now + lease, id)
+              take(id)
               return {1}
             end
             if mode == 'try' then return {0} end
-            if depth > 0 and waiting >= depth then return {2, waiting} end
-            local seq = redis.call('INCR', SEQ)
-            redis.call('ZADD', Q, seq, id); redis.call('ZADD', QL, now + lease, id); redis.call('ZADD', QA, now, id)
+            if depth > 0 and waiting >= depth then
+              local victim = victimFor(weight)
+              if not victim then return {2, waiting} end
+              dequeue(victim)
+              redis.call('ZADD', QR, now + lease, victim)
+              redis.call('PUBLISH', owner(victim), string.sub(P, 1, -3) .. ' !' .. victim)
+            end
+            queueTicket(id, cls, weight)
             return {3, nextEvent()}
             """;
 
     /**
-     * ARGV[6] id, ARGV[7] hold ms, ARGV[8] {@code 1} when the slot was never used. A hold keeps the
-     * permit in {@code p} until now + hold (then it cools like any ended permit); an unused slot
-     * skips the cooldown. Returns nothing: the releasing instance schedules its own pump for when
-     * the slot comes back (hold + cooldown).
+     * ARGV[7] id, ARGV[8] hold ms, ARGV[9] {@code 1} when the slot was never used, ARGV[10] the
+     * exchange's sample for an adaptive limit ({@code ok}, {@code over}, or empty), ARGV[11] the cause
+     * of an {@code over}. A hold keeps the permit in {@code p} until now + hold (then it cools like any
+     * ended permit); an unused slot skips the cooldown. Returns {@code {from, to, reason}} when the
+     * sample moved the shared limit, else {@code {}}: the releasing instance schedules its own pump
+     * for when the slot comes back (hold + cooldown).
      */
-    static final String RELEASE = PRELUDE + """
-            local id, hold, unused = ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1'
+    static final String RELEASE = PRELUDE + SharedLimitLua.JUDGE + """
+            local id, hold, unused = ARGV[7], tonumber(ARGV[8]), ARGV[9] == '1'
+            local moved = judge(id, ARGV[10], ARGV[11])
             if unused then
               redis.call('ZREM', P, id)
             elseif hold > 0 then
@@ -122,20 +148,22 @@ final class LeaseScripts {
               redis.call('ZADD', C, now + cooldown, id)
             end
             pump()
-            return 0
+            return moved or {}
             """;
 
     /**
-     * ARGV[6] ticket id. Leaves the queue: {@code 1} left, {@code 2} it had been granted meanwhile
-     * and the slot went back unused (to the next waiter), {@code 0} unknown.
+     * ARGV[7] ticket id. Leaves the queue: {@code 1} left, {@code 2} it had been granted meanwhile
+     * and the slot went back unused (to the next waiter), {@code 0} unknown (or refused).
      */
     static final String LEAVE = PRELUDE + """
-            local id = ARGV[6]
+            local id = ARGV[7]
             if redis.call('ZREM', Q, id) == 1 then
-              redis.call('ZREM', QL, id); redis.call('ZREM', QA, id)
+              dequeue(id)
               return 1
             end
+            redis.call('ZREM', QR, id)
             if redis.call('ZREM', P, id) == 1 then
+              redis.call('HDEL', PE, id)
               pump()
               return 2
             end
@@ -143,56 +171,59 @@ final class LeaseScripts {
             """;
 
     /**
-     * ARGV[6] number of permit ids, then the permit ids, then queued ticket ids. Extends every
+     * ARGV[7] number of permit ids, then the permit ids, then queued ticket ids. Extends every
      * listed permit still present and every listed ticket still queued. Returns
-     * {@code {granted tickets, missing permits, missing tickets, nextEventMs}}: a granted ticket's
-     * wake-up was missed; missing ones were lost with Redis's data and are re-registered by the caller.
+     * {@code {granted tickets, missing permits, missing tickets, nextEventMs, refused tickets}}: a
+     * granted or refused ticket's message was missed; missing ones were lost with Redis's data and
+     * are re-registered by the caller.
      */
     static final String RENEW = PRELUDE + """
-            local np = tonumber(ARGV[6])
-            local granted, lostPermits, lostTickets = {}, {}, {}
-            for i = 7, 6 + np do
+            local np = tonumber(ARGV[7])
+            local granted, lostPermits, lostTickets, refused = {}, {}, {}, {}
+            for i = 8, 7 + np do
               if redis.call('ZSCORE', P, ARGV[i]) then
                 redis.call('ZADD', P, now + lease, ARGV[i])
               else
                 table.insert(lostPermits, ARGV[i])
               end
             end
-            for i = 7 + np, #ARGV do
+            for i = 8 + np, #ARGV do
               local id = ARGV[i]
               if redis.call('ZSCORE', QL, id) then
                 redis.call('ZADD', QL, now + lease, id)
               elseif redis.call('ZSCORE', P, id) then
                 table.insert(granted, id)
+              elseif redis.call('ZSCORE', QR, id) then
+                table.insert(refused, id)
               else
                 table.insert(lostTickets, id)
               end
             end
-            return {granted, lostPermits, lostTickets, nextEvent()}
+            return {granted, lostPermits, lostTickets, nextEvent(), refused}
             """;
 
     /**
-     * Re-registers what an instance knows it holds after Redis lost it: ARGV[6] number of permit
+     * Re-registers what an instance knows it holds after Redis lost it: ARGV[7] number of permit
      * ids, the permit ids (added as in use, even past the limit: their exchanges are running), then
-     * ticket ids to queue again at the tail in the given order. Returns the next event in ms.
+     * for each ticket to queue again (at the tail of its class, in the given order) its id, class
+     * and weight. Returns the next event in ms.
      */
     static final String REASSERT = PRELUDE + """
-            local np = tonumber(ARGV[6])
-            for i = 7, 6 + np do redis.call('ZADD', P, 'NX', now + lease, ARGV[i]) end
-            for i = 7 + np, #ARGV do
+            local np = tonumber(ARGV[7])
+            for i = 8, 7 + np do redis.call('ZADD', P, 'NX', now + lease, ARGV[i]) end
+            for i = 8 + np, #ARGV, 3 do
               local id = ARGV[i]
               if not redis.call('ZSCORE', Q, id) and not redis.call('ZSCORE', P, id) then
-                local seq = redis.call('INCR', SEQ)
-                redis.call('ZADD', Q, seq, id); redis.call('ZADD', QL, now + lease, id); redis.call('ZADD', QA, now, id)
+                queueTicket(id, ARGV[i + 1], tonumber(ARGV[i + 2]))
               end
             end
             pump()
             return nextEvent()
             """;
 
-    /** ARGV[6] window ms: withholds one slot for the window (restarting it). Returns the next event in ms. */
+    /** ARGV[7] window ms: withholds one slot for the window (restarting it). Returns the next event in ms. */
     static final String HEADROOM = PRELUDE + """
-            if headroom and limit > 1 then redis.call('SET', H, '1', 'PX', tonumber(ARGV[6])) end
+            if headroom and limit > 1 then redis.call('SET', H, '1', 'PX', tonumber(ARGV[7])) end
             return nextEvent()
             """;
 
@@ -201,11 +232,14 @@ final class LeaseScripts {
             return nextEvent()
             """;
 
-    /** Returns {@code {inUse, cooling, waiters, withheld, oldestWaiterAgeMs}} after granting due slots. */
+    /**
+     * Returns {@code {inUse, cooling, waiters, withheld, oldestWaiterAgeMs, limit}} after granting
+     * due slots; {@code limit} is the one in force (the shared adaptive one, or the configured one).
+     */
     static final String STATE = PRELUDE + """
             local oldest = redis.call('ZRANGE', QA, 0, 0, 'WITHSCORES')
             local age = 0
             if #oldest > 0 then age = math.max(0, now - tonumber(oldest[2])) end
-            return {redis.call('ZCARD', P), redis.call('ZCARD', C), redis.call('ZCARD', Q), withheld(), age}
+            return {redis.call('ZCARD', P), redis.call('ZCARD', C), redis.call('ZCARD', Q), withheld(), age, limit}
             """;
 }

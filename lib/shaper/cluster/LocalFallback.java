@@ -2,11 +2,16 @@ package shaper.cluster;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 
+import shaper.limit.AdaptiveConcurrency;
 import shaper.limit.FifoLimiter;
 import shaper.limit.LimiterSnapshot;
+import shaper.limit.LimiterView;
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
+import shaper.limit.QueueClass;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -33,10 +38,12 @@ final class LocalFallback {
     private final FifoLimiter local;
     private final Object countLock = new Object();
 
-    LocalFallback(String name, RedisFallback mode, int limit, Duration releaseCooldown, Duration headroomWindow, TimeSource time) {
+    /** @param adaptive {@code null} for a fixed limit; else the local limit learns on its own during an outage */
+    LocalFallback(String name, RedisFallback mode, int limit, Duration releaseCooldown, Duration headroomWindow, TimeSource time,
+                  AdaptiveConcurrency adaptive) {
         this.name = name;
         this.mode = mode;
-        this.local = new FifoLimiter(name, limit, releaseCooldown, headroomWindow, time);
+        this.local = new FifoLimiter(name, limit, releaseCooldown, headroomWindow, time, adaptive);
     }
 
     RedisFallback mode() {
@@ -48,10 +55,10 @@ final class LocalFallback {
      *
      * @throws LimiterUnavailableException failing closed
      */
-    Ticket enqueue(int maxDepth, Collection<ClusterPermit> running) throws QueueFullException, LimiterUnavailableException {
+    Ticket enqueue(int maxDepth, QueueClass cls, Collection<ClusterPermit> running) throws QueueFullException, LimiterUnavailableException {
         refuseIfClosed();
         count(running);
-        return local.enqueue(maxDepth);
+        return local.enqueue(maxDepth, cls);
     }
 
     /** A free local slot after counting {@code running}, or null. */
@@ -61,13 +68,39 @@ final class LocalFallback {
         return local.tryAcquire();
     }
 
+    /**
+     * Admits a request of {@code limiter} here: a granted ticket holding an adopted permit, or one
+     * waiting in the local queue in class {@code cls}.
+     */
+    Ticket admit(ClusterLimiter limiter, int maxDepth, QueueClass cls, long arrival, Collection<ClusterPermit> running)
+            throws QueueFullException, LimiterUnavailableException {
+        Ticket t = enqueue(maxDepth, cls, running);
+        if (!t.queued()) {
+            try {
+                return ClusterTicket.granted(limiter, "local", limiter.adoptLocal(t.await(Duration.ZERO)));
+            } catch (Exception e) {
+                throw new IllegalStateException("a granted local ticket could not be claimed", e);
+            }
+        }
+        return ClusterTicket.ofLocal(limiter, t, arrival, cls);
+    }
+
+    /**
+     * Redis went away: counts {@code running} first (the tickets moved next must not take the
+     * running permits' slots), then moves {@code waiting} here in arrival order, or fails them.
+     */
+    void takeOver(Collection<ClusterPermit> running, List<ClusterTicket> waiting) {
+        count(running);
+        waiting.stream().sorted(Comparator.comparingLong(t -> t.arrival)).forEach(t -> t.redisLost(() -> requeue(t.queueClass())));
+    }
+
     /** A place in the local queue for a ticket whose Redis queue was lost; {@code null} when failing closed. */
-    Ticket requeue() {
+    Ticket requeue(QueueClass cls) {
         if (mode == RedisFallback.CLOSED) {
             return null;
         }
         try {
-            return local.enqueue(0);
+            return local.enqueue(0, cls);
         } catch (QueueFullException e) {
             throw new IllegalStateException("an unbounded enqueue was refused", e);
         }
@@ -114,6 +147,10 @@ final class LocalFallback {
 
     LimiterSnapshot snapshot() {
         return local.snapshot();
+    }
+
+    LimiterView view() {
+        return local.view();
     }
 
     private void refuseIfClosed() throws LimiterUnavailableException {

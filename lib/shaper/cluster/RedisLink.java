@@ -41,16 +41,6 @@ public final class RedisLink implements AutoCloseable {
     private static final List<String> UNAVAILABLE_REPLIES = List.of("LOADING", "BUSY", "READONLY", "NOAUTH", "WRONGPASS",
             "NOPERM", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN");
 
-    /** What a limiter hears from its link. */
-    interface Listener {
-        /** A ticket of this limiter was granted in Redis (pushed on the instance's channel). */
-        void granted(String ticketId);
-
-        void linkDown();
-
-        void linkUp();
-    }
-
     private final RedisEndpoint endpoint;
     private final RedisFallback fallback;
     private final Duration timeout;
@@ -58,8 +48,8 @@ public final class RedisLink implements AutoCloseable {
     private final String instance;
     private final String channelPrefix;
     private final Consumer<String> log;
-    private final Map<String, Listener> byBaseKey = new ConcurrentHashMap<>();
-    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final Map<String, LinkListener> byBaseKey = new ConcurrentHashMap<>();
+    private final List<LinkListener> listeners = new CopyOnWriteArrayList<>();
     private final ScriptCache scripts = new ScriptCache();
     private final AtomicBoolean up = new AtomicBoolean(false);
     private final AtomicLong transitions = new AtomicLong();
@@ -109,7 +99,7 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /** Registers a limiter: its grant messages carry {@code baseKey}; it hears every transition. */
-    void register(String baseKey, Listener listener) {
+    void register(String baseKey, LinkListener listener) {
         byBaseKey.put(baseKey, listener);
         listeners.add(listener);
     }
@@ -173,7 +163,7 @@ public final class RedisLink implements AutoCloseable {
                     // already broken
                 }
             }
-            notifyAll(Listener::linkDown);
+            notifyAll(LinkListener::linkDown);
         }
     }
 
@@ -189,11 +179,11 @@ public final class RedisLink implements AutoCloseable {
             } else {
                 log.accept("cluster limiter: connected to " + endpoint + at + "; limits shared through redis");
             }
-            notifyAll(Listener::linkUp);
+            notifyAll(LinkListener::linkUp);
         }
     }
 
-    private void notifyAll(Consumer<Listener> event) {
+    private void notifyAll(Consumer<LinkListener> event) {
         Thread.ofVirtual().name("shaper-redis-transition").start(() -> listeners.forEach(event));
     }
 
@@ -253,7 +243,10 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
-    /** The instance's grant channel: each message is {@code <limiter base key> <ticket id>}. */
+    /**
+     * The instance's grant channel: each message is {@code <limiter base key> <ticket id>} for a grant,
+     * {@code <limiter base key> !<ticket id>} for a refusal (ids never hold a space or a '!').
+     */
     private final class Grants extends JedisPubSub {
         volatile boolean established;
 
@@ -266,9 +259,9 @@ public final class RedisLink implements AutoCloseable {
         @Override
         public void onMessage(String channel, String message) {
             int sp = message.lastIndexOf(' ');
-            Listener l = sp < 0 ? null : byBaseKey.get(message.substring(0, sp));
+            LinkListener l = sp < 0 ? null : byBaseKey.get(message.substring(0, sp));
             if (l != null) {
-                l.granted(message.substring(sp + 1));
+                l.pushed(message.substring(sp + 1));
             }
         }
     }

@@ -33,8 +33,14 @@
  *     Redis at once, holds and cooldowns included (a hold is the permit's expiry, kept in Redis).
  *     Exceptions, stated in the README: after a fallback or a Redis restart, running exchanges
  *     are re-registered even past the limit, and new grants wait until the total is back under it.</li>
- * <li><b>Order.</b> Slots go to tickets in cluster-wide arrival order ({@code INCR}); a new arrival
- *     never takes a free slot while anyone waits, on any instance.</li>
+ * <li><b>Order.</b> Slots go to tickets in cluster-wide arrival order ({@code INCR}); with priority
+ *     classes, in the weighted fair order of {@link shaper.cluster.ClassQueueLua} (by class weight,
+ *     then arrival within a class), across every instance's tickets. A new arrival never takes a
+ *     free slot while anyone waits, on any instance. A full queue refuses the newest ticket of the
+ *     lightest class lighter than the arrival, on whichever instance it waits, or else the arrival.</li>
+ * <li><b>Adaptive.</b> With {@code -adaptive-concurrency} the learnt limit is one value in Redis
+ *     ({@link shaper.cluster.SharedLimitLua}), moved by any instance's samples and read by every
+ *     script, so every instance admits by it.</li>
  * <li><b>Wake-ups are pushed</b> on the owning instance's channel; a missed push is found by the
  *     next renewal, a slot freed by an expiry by a timer at the expiry Redis reported. Nothing polls.</li>
  * <li><b>Release</b> on every exit path is the {@link shaper.limit.Permit} contract; a ticket that

@@ -52,10 +52,6 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         Objects.requireNonNull(cluster, "cluster");
         ProviderNames.check("name", name);
         prefix = MountPrefix.parse(prefix).path();
-        if (adaptive.enabled() && cluster.clustered()) {
-            // a learned limit would have to be shared through Redis to mean anything cluster-wide
-            throw new ConfigException("-adaptive-concurrency is not available with -limiter-backend (the limit is not yet shared through Redis)");
-        }
     }
 
     /** A provider without priority classes or an adaptive limit. */

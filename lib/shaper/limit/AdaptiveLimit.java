@@ -1,7 +1,5 @@
 package shaper.limit;
 
-import shaper.config.GoDuration;
-
 /**
  * AIMD (additive increase, multiplicative decrease) over one limiter's concurrency, between a
  * floor and the configured ceiling. Not thread-safe: guarded by the owning limiter's lock.
@@ -28,12 +26,11 @@ import shaper.config.GoDuration;
  */
 final class AdaptiveLimit {
     static final double BACKOFF = 0.9;
-    static final long SLOW_MARGIN_NANOS = 50_000_000L;
 
     private final int configuredMin;
     private int min;
     private int max;
-    private final LatencyFloor floor;
+    private final FirstByteJudge firstByte;
     private int limit;
     private long epoch;
     private int clean;
@@ -44,7 +41,7 @@ final class AdaptiveLimit {
         this.min = Math.min(min, max);
         this.max = max;
         this.limit = max;
-        this.floor = new LatencyFloor(now);
+        this.firstByte = new FirstByteJudge(now);
     }
 
     /**
@@ -79,16 +76,7 @@ final class AdaptiveLimit {
         if (s.kind() == LoadSample.Kind.UNJUDGED) {
             return null;
         }
-        String slow = null;
-        // Only served answers tell how long serving takes: a 429 comes back at once and would pull
-        // the floor down to nothing.
-        if (s.kind() == LoadSample.Kind.SERVED && s.ttfbNanos() >= 0) {
-            long f = floor.floor(s.requestBytes(), now);
-            if (f >= 0 && s.ttfbNanos() > Math.max(2 * f, f + SLOW_MARGIN_NANOS)) {
-                slow = "first byte " + millis(s.ttfbNanos()) + ", floor " + millis(f);
-            }
-            floor.observe(s.requestBytes(), s.ttfbNanos(), now);
-        }
+        String slow = firstByte.slow(s, now);
         if (grantEpoch != epoch) {
             return null;
         }
@@ -124,9 +112,5 @@ final class AdaptiveLimit {
         limit = to;
         epoch++;
         clean = 0;
-    }
-
-    private static String millis(long nanos) {
-        return GoDuration.format(java.time.Duration.ofMillis(nanos / 1_000_000));
     }
 }

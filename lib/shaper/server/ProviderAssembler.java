@@ -89,9 +89,10 @@ final class ProviderAssembler {
                 : p.gateway().logFile() == null ? s.log() : s.log().mirroredTo(p.gateway().logFile(), s.err());
         Optional<ClusterBackend> cluster = previous.flatMap(ProviderAssembly::cluster);
         try {
+            java.util.function.BiConsumer<String, shaper.limit.LimitChange> limitLog = (key, c) -> log.info("limit provider="
+                    + p.name() + " limiter=" + key + " " + c.from() + " -> " + c.to() + " (" + c.reason() + ")");
             LimiterFactory factory = p.adaptive().enabled()
-                    ? LimiterFactory.adaptive(s.time(), p.adaptive().min(), (key, c) -> log.info("limit provider=" + p.name()
-                            + " limiter=" + key + " " + c.from() + " -> " + c.to() + " (" + c.reason() + ")"))
+                    ? LimiterFactory.adaptive(s.time(), p.adaptive().min(), limitLog)
                     : LimiterFactory.inProcess(s.time());
             if (previous.isEmpty() && p.cluster().clustered()) {
                 ClusterBackend backend = ClusterBackend.open(p.cluster(), p.upstream(), s.time(), s.env(), s.log()::info);
@@ -99,11 +100,8 @@ final class ProviderAssembler {
                 s.log().info("provider=" + p.name() + " " + backend.describe());
             }
             if (cluster.isPresent()) {
-                if (p.priority().enabled()) {
-                    s.err().println("warning: provider \"" + p.name() + "\": priority classes do not apply to cluster-wide limiters;"
-                            + " their queues stay in arrival order (the class is still logged)");
-                }
-                factory = cluster.get();
+                // classes and the adaptive limit are kept cluster-wide, in Redis
+                factory = p.adaptive().enabled() ? cluster.get().adaptive(p.adaptive().min(), limitLog) : cluster.get();
             }
             if (previous.isPresent()) {
                 factory = LiveLimiters.keeping(previous.get().limiters(), factory, commit);

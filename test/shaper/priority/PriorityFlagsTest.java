@@ -77,7 +77,12 @@ class PriorityFlagsTest {
         fails("-priority-default \"b\": unknown class (declared: a)", "-priority-class", "a=1", "-priority-default", "b");
         fails("-priority-header \"X Lane\": not a header name", "-priority-header", "X Lane");
         fails("-concurrency-min must be >= 1, got 0", "-concurrency-min", "0");
-        fails("-adaptive-concurrency is not available with -limiter-backend", "-adaptive-concurrency", "-limiter-backend",
-                "redis://127.0.0.1:9");
+    }
+
+    @Test
+    void adaptiveConcurrencyIsAcceptedInClusterMode() {
+        var p = provider("-adaptive-concurrency", "-concurrency-min", "2", "-limiter-backend", "redis://127.0.0.1:9");
+        assertEquals(new AdaptiveConfig(true, 2), p.adaptive());
+        org.junit.jupiter.api.Assertions.assertTrue(p.cluster().clustered());
     }
 }
