@@ -30,7 +30,7 @@ import shaper.usage.TokenUsage;
  * transitions wake the budget's queue, so waiters move between the two at once. Called under the
  * owning budget's lock.
  */
-final class RedisTokenBuckets implements BucketStore, RedisLink.Listener {
+final class RedisTokenBuckets implements BucketStore, LinkListener {
     /** How long past its expected fit a head's reservation outlives a silent (crashed) instance. */
     static final Duration GRACE = Duration.ofSeconds(2);
 
@@ -179,6 +179,11 @@ final class RedisTokenBuckets implements BucketStore, RedisLink.Listener {
     @Override
     public void granted(String ticketId) {
         // budgets are not granted by push: a head asks again when its wait is over
+    }
+
+    @Override
+    public void refused(String ticketId) {
+        // budgets are never refused by push: a full budget queue refuses the arrival in this process
     }
 
     @Override
