@@ -61,23 +61,42 @@ final class JsonText {
     /** The text of the last {@code "usage": {...}} object that is complete in {@code b}, or null. */
     static String lastUsageObject(byte[] b, int len) {
         String result = null;
-        int at = find(b, len, 0, "\"usage\"");
-        while (at >= 0) {
-            if (at == 0 || b[at - 1] != '\\') { // an escaped quote is text inside a string
-                int k = skipSpace(b, at + 7, len);
-                if (k < len && b[k] == ':') {
-                    int v = skipSpace(b, k + 1, len);
-                    if (v < len && b[v] == '{') {
-                        int end = objectEnd(b, v, len);
-                        if (end > 0) {
-                            result = new String(b, v, end - v, StandardCharsets.UTF_8);
-                        }
-                    }
+        for (int at = find(b, len, 0, "\"usage\""); at >= 0; at = find(b, len, at + 1, "\"usage\"")) {
+            int v = usageObjectStart(b, len, at);
+            if (v >= 0) {
+                int end = objectEnd(b, v, len);
+                if (end > 0) {
+                    result = new String(b, v, end - v, StandardCharsets.UTF_8);
                 }
             }
-            at = find(b, len, at + 1, "\"usage\"");
         }
         return result;
+    }
+
+    /**
+     * Whether some {@code "usage"} key has an object value: Chat's {@code include_usage} stream names
+     * {@code "usage": null} in every chunk but the last, and those need no parse.
+     */
+    static boolean hasUsageObject(byte[] b, int len) {
+        for (int at = find(b, len, 0, "\"usage\""); at >= 0; at = find(b, len, at + 1, "\"usage\"")) {
+            if (usageObjectStart(b, len, at) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where the object value of the {@code "usage"} key found at {@code at} opens; -1 when it is not a key with an object value. */
+    private static int usageObjectStart(byte[] b, int len, int at) {
+        if (at > 0 && b[at - 1] == '\\') {
+            return -1; // an escaped quote is text inside a string
+        }
+        int k = skipSpace(b, at + 7, len);
+        if (k >= len || b[k] != ':') {
+            return -1;
+        }
+        int v = skipSpace(b, k + 1, len);
+        return v < len && b[v] == '{' ? v : -1;
     }
 
     /** Whether {@code needle} (ASCII) occurs in {@code b[0, len)}. */
