@@ -36,6 +36,16 @@ final class UpstreamHeaders implements HeaderLookup {
     }
 
     @Override
+    public boolean mayHaveNameStartingWith(String lowerCasePrefix) {
+        for (String name : present.keySet()) {
+            if (name.startsWith(lowerCasePrefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public List<String> values(String name) {
         HeaderName field = present.get(name.toLowerCase(Locale.ROOT));
         return field == null ? List.of() : headers.values(field);

@@ -30,5 +30,9 @@ class UpstreamHeadersTest {
         assertTrue(view.has("Retry-After"));
         assertEquals(List.of(), view.values("anthropic-ratelimit-tokens-limit"));
         assertFalse(view.has("retry-after-ms"));
+        assertTrue(view.mayHaveNameStartingWith("anthropic-ratelimit-"));
+        assertTrue(view.mayHaveNameStartingWith("x-ratelimit-"));
+        assertFalse(UpstreamHeaders.of(WritableHeaders.create().add(HeaderNames.CONTENT_TYPE, "text/plain"))
+                .mayHaveNameStartingWith("x-ratelimit-"));
     }
 }
