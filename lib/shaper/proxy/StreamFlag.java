@@ -18,7 +18,7 @@ final class StreamFlag {
     }
 
     /** Decoded bytes looked at for the flag at most: a peek, not a conversion. */
-    private static final long CODED_PEEK_LIMIT = 16L * 1024 * 1024;
+    static final long CODED_PEEK_LIMIT = 16L * 1024 * 1024;
 
     /** As {@link #isExplicitlyFalse(byte[])} for a body in {@code codings}; false when it cannot be decoded. */
     static boolean isExplicitlyFalse(byte[] body, ContentCodings codings) {
