@@ -91,17 +91,12 @@ final class UpstreamCall {
         }
         out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
                 (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
-        List<shaper.observe.Header> beforeRewrite = JournalHeaders.of(out.headers());
         out.headers(rewrite::apply);
         long length = body instanceof RequestBody.None ? -1 : body.length();
         if (length >= 0) {
             out.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
-        List<shaper.observe.Header> afterRewrite = JournalHeaders.of(out.headers());
-        if (length >= 0) {
-            beforeRewrite.add(new shaper.observe.Header(HeaderNames.CONTENT_LENGTH.defaultCase(), Long.toString(length)));
-        }
-        sent = JournalHeaders.sent(beforeRewrite, afterRewrite);
+        sent = JournalHeaders.sent(req.headers(), out.headers());
         if (body instanceof RequestBody.None) {
             return out.request();
         }
