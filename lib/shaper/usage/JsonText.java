@@ -1,7 +1,8 @@
 package shaper.usage;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Set;
+import java.util.Arrays;
+import java.util.stream.Stream;
 
 /**
  * Byte-level reading of JSON text the scanner does not parse whole: characters of the text fields
@@ -9,9 +10,12 @@ import java.util.Set;
  * Tolerant by design: it reads partial documents (a head or a tail of a large body).
  */
 final class JsonText {
-    /** Fields whose string values are generated text in one of the dialects. */
-    private static final Set<String> TEXT_FIELDS = Set.of("text", "thinking", "partial_json", "content", "reasoning_content",
-            "reasoning", "arguments", "delta", "refusal");
+    /**
+     * Fields whose string values are generated text in one of the dialects, as bytes: every key of
+     * every event is compared against them, and a String per key would be garbage per event.
+     */
+    private static final byte[][] TEXT_FIELDS = Stream.of("text", "thinking", "partial_json", "content", "reasoning_content",
+            "reasoning", "arguments", "delta", "refusal").map(f -> f.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
 
     private JsonText() {
     }
@@ -27,7 +31,7 @@ final class JsonText {
             }
             int end = stringEnd(b, i + 1, len);
             int k = skipSpace(b, end + 1, len);
-            if (k < len && b[k] == ':' && TEXT_FIELDS.contains(new String(b, i + 1, end - i - 1, StandardCharsets.UTF_8))) {
+            if (k < len && b[k] == ':' && textField(b, i + 1, end)) {
                 int v = skipSpace(b, k + 1, len);
                 if (v < len && b[v] == '"') {
                     int vEnd = stringEnd(b, v + 1, len);
@@ -39,6 +43,16 @@ final class JsonText {
             i = end + 1;
         }
         return chars;
+    }
+
+    /** Whether {@code b[from, to)} is one of {@link #TEXT_FIELDS}. */
+    private static boolean textField(byte[] b, int from, int to) {
+        for (byte[] f : TEXT_FIELDS) {
+            if (Arrays.equals(b, from, to, f, 0, f.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The value of the first {@code "model": "..."} pair, or null. */
