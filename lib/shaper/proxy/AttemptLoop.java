@@ -284,7 +284,7 @@ final class AttemptLoop {
     /** The body's codings: the client's, or none for a converted (or already rewritten) body. */
     private ContentCodings codings() {
         return converted != null || rewrittenPlain ? ContentCodings.IDENTITY
-                : ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
+                : RequestCoding.codingsOf(req);
     }
 
     /** @return true to try again */

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 
 /**
@@ -68,6 +69,9 @@ public final class HeaderPolicy {
 
     /** Hop-by-hop names plus every token of the message's {@code Connection} fields; malformed tokens are ignored. */
     static Set<String> connectionListed(Headers headers) {
+        if (!headers.contains(HeaderNames.CONNECTION)) {
+            return HOP_BY_HOP; // the common case: no copy of the fixed list per message
+        }
         Set<String> names = new HashSet<>(HOP_BY_HOP);
         for (Header h : headers) {
             if (!h.headerName().lowerCase().equals("connection")) {

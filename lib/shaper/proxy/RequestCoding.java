@@ -26,7 +26,13 @@ final class RequestCoding {
     }
 
     static RequestCoding of(ServerRequest req) {
-        return new RequestCoding(ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING)));
+        return new RequestCoding(codingsOf(req));
+    }
+
+    /** The request's {@code Content-Encoding}; a request without one (nearly all) costs one lookup, not a parse. */
+    static ContentCodings codingsOf(ServerRequest req) {
+        return req.headers().contains(HeaderNames.CONTENT_ENCODING)
+                ? ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING)) : ContentCodings.IDENTITY;
     }
 
     ContentCodings codings() {
