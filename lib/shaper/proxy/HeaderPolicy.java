@@ -3,7 +3,7 @@ package shaper.proxy;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
@@ -43,7 +43,7 @@ public final class HeaderPolicy {
     }
 
     /** Passes each end-to-end request header except {@code Host}, {@code Content-Length} and forwarding fields. */
-    public static void forEachRequestHeader(Headers headers, BiConsumer<String, Iterable<String>> sink) {
+    public static void forEachRequestHeader(Headers headers, Consumer<Header> sink) {
         Set<String> dropped = connectionListed(headers);
         for (Header h : headers) {
             String lower = h.headerName().lowerCase();
@@ -51,19 +51,19 @@ public final class HeaderPolicy {
                     || FORWARDING.contains(lower) || lower.startsWith(X_FORWARDED_PREFIX)) {
                 continue;
             }
-            sink.accept(h.name(), h.allValues());
+            sink.accept(h); // the field as received (name and values are immutable): no re-creation per message
         }
     }
 
     /** Passes each end-to-end response header except {@code Content-Length}, which the body copy sets. */
-    public static void forEachResponseHeader(Headers headers, BiConsumer<String, Iterable<String>> sink) {
+    public static void forEachResponseHeader(Headers headers, Consumer<Header> sink) {
         Set<String> dropped = connectionListed(headers);
         for (Header h : headers) {
             String lower = h.headerName().lowerCase();
             if (dropped.contains(lower) || lower.equals("content-length")) {
                 continue;
             }
-            sink.accept(h.name(), h.allValues());
+            sink.accept(h); // the field as received (name and values are immutable): no re-creation per message
         }
     }
 

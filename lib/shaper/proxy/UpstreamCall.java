@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.http1.Http1ClientRequest;
@@ -89,8 +88,7 @@ final class UpstreamCall {
         if (!req.headers().contains(HeaderNames.USER_AGENT)) {
             out.property(ClientHeaderGuard.NO_USER_AGENT, "true");
         }
-        out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
-                (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
+        out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(), h::add));
         out.headers(rewrite::apply);
         long length = body instanceof RequestBody.None ? -1 : body.length();
         if (length >= 0) {
