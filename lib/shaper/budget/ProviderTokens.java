@@ -43,12 +43,14 @@ public final class ProviderTokens {
      *
      * @param scanner   the relayed answer's scanner, null when no answer was relayed
      * @param status    the committed status
-     * @param body      the request body when it was read, else null (the model and the input estimate come from it)
+     * @param body      the request body as the model reads it (decoded) when it was read, else null: the
+     *                  model and the input estimate come from it, or from the budget's cost when it was paced
      * @param spend     what the request spent of the budget, null when it was not paced
      * @return the usage, for the exchange's record
      */
     public TokenUsage finish(shaper.usage.UsageScanner scanner, int status, byte[] body, TokenBudget.Spend spend) {
-        String model = shaper.usage.UsageScanner.requestModel(body);
+        String model = spend != null && !spend.cost().model().isEmpty() ? spend.cost().model()
+                : shaper.usage.UsageScanner.requestModel(body);
         TokenUsage usage = scanner == null ? TokenUsage.NONE.withModel(model)
                 : scanner.finish(status, model, () -> spend != null ? spend.cost().input() : estimate(body, -1).input());
         counters.record(usage, status);
@@ -70,6 +72,10 @@ public final class ProviderTokens {
 
     /** Every upstream response's headers, errors and streams included, as they arrive. */
     public void onUpstreamHeaders(HeaderLookup headers, int status, Instant now) {
+        if (status != 429 && status != 529 && !headers.mayHaveNameStartingWith("anthropic-ratelimit-")
+                && !headers.mayHaveNameStartingWith("x-ratelimit-")) {
+            return; // nothing RateLimitHeaders reads is there: its ~20 lookups would state nothing
+        }
         RateLimitHeaders.Observation o = RateLimitHeaders.read(headers, status, now);
         rateLimits.observe(o);
         if (budget != null) {

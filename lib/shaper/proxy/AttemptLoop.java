@@ -160,7 +160,7 @@ final class AttemptLoop {
     private boolean onResponse(HttpClientResponse in) {
         Instant receivedAt = now();
         int code = in.status().code();
-        HeaderLookup headers = name -> in.headers().values(HeaderNames.create(name));
+        HeaderLookup headers = UpstreamHeaders.of(in.headers());
         f.assembly().tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
         result = result.judged(UpstreamFailures.classify(code, headers, receivedAt),
                 RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO)).overloaded(OverloadSignal.ofStatus(code));
@@ -260,7 +260,7 @@ final class AttemptLoop {
     /** The body's codings: the client's, or none for a converted (or already rewritten) body. */
     private ContentCodings codings() {
         return converted != null || rewrittenPlain ? ContentCodings.IDENTITY
-                : ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
+                : RequestCoding.codingsOf(req);
     }
 
     /** @return true to try again */

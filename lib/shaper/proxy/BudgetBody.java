@@ -1,11 +1,5 @@
 package shaper.proxy;
 
-import io.helidon.http.HeaderNames;
-import io.helidon.webserver.http.ServerRequest;
-import shaper.codec.BodyDecoder;
-import shaper.codec.CodingException;
-import shaper.codec.ContentCodings;
-
 /**
  * The bytes a token budget estimates a request's cost from: the body as the model will read it, so
  * a coded body is decoded first (bounded by what the body itself may be, {@code -retry-max-body-mb}).
@@ -17,16 +11,17 @@ final class BudgetBody {
     }
 
     /** The decoded bytes, the raw ones when not coded or not decodable, or null when the body was too large to buffer. */
-    static byte[] decoded(ServerRequest req, RequestBody body) {
+    static byte[] decoded(RequestCoding coding, RequestBody body) {
         byte[] raw = body.bytes();
-        ContentCodings codings = ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
-        if (raw == null || codings.isIdentity()) {
-            return raw;
-        }
-        try {
-            return BodyDecoder.decode(raw, codings, Math.max(raw.length, WaitingRequest.BUFFER_LIMIT));
-        } catch (CodingException undecodable) {
-            return raw;
-        }
+        byte[] plain = decodedOrNull(coding, raw);
+        return plain != null ? plain : raw;
+    }
+
+    /**
+     * For the usage accounting: the bytes decoded, or null when there are none or they cannot be
+     * decoded (coded bytes name no model and say nothing of the input's size).
+     */
+    static byte[] decodedOrNull(RequestCoding coding, byte[] raw) {
+        return raw == null ? null : coding.plain(raw, Math.max(raw.length, WaitingRequest.BUFFER_LIMIT));
     }
 }

@@ -1,6 +1,5 @@
 package shaper.proxy;
 
-import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import shaper.codec.BodyDecoder;
 import shaper.codec.CodingException;
@@ -22,10 +21,10 @@ import shaper.codec.ContentCodings;
 record GateEstimate(RequestBody body, long length) {
     /**
      * @param threshold the gate's threshold in bytes ({@code 4 × -big-ctx-tokens}); {@link Long#MAX_VALUE} without a gate
+     * @param codings   the request's {@code Content-Encoding}
      */
-    static GateEstimate of(ServerRequest req, RequestBody body, long threshold) {
+    static GateEstimate of(ServerRequest req, RequestBody body, long threshold, ContentCodings codings) {
         long declared = req.headers().contentLength().orElse(-1L);
-        ContentCodings codings = ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
         if (threshold == Long.MAX_VALUE || codings.isIdentity() || declared >= threshold || !(body instanceof RequestBody.Streamed)) {
             return new GateEstimate(body, declared);
         }

@@ -3,9 +3,10 @@ package shaper.proxy;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 
 /**
@@ -42,7 +43,7 @@ public final class HeaderPolicy {
     }
 
     /** Passes each end-to-end request header except {@code Host}, {@code Content-Length} and forwarding fields. */
-    public static void forEachRequestHeader(Headers headers, BiConsumer<String, Iterable<String>> sink) {
+    public static void forEachRequestHeader(Headers headers, Consumer<Header> sink) {
         Set<String> dropped = connectionListed(headers);
         for (Header h : headers) {
             String lower = h.headerName().lowerCase();
@@ -50,24 +51,27 @@ public final class HeaderPolicy {
                     || FORWARDING.contains(lower) || lower.startsWith(X_FORWARDED_PREFIX)) {
                 continue;
             }
-            sink.accept(h.name(), h.allValues());
+            sink.accept(h); // the field as received (name and values are immutable): no re-creation per message
         }
     }
 
     /** Passes each end-to-end response header except {@code Content-Length}, which the body copy sets. */
-    public static void forEachResponseHeader(Headers headers, BiConsumer<String, Iterable<String>> sink) {
+    public static void forEachResponseHeader(Headers headers, Consumer<Header> sink) {
         Set<String> dropped = connectionListed(headers);
         for (Header h : headers) {
             String lower = h.headerName().lowerCase();
             if (dropped.contains(lower) || lower.equals("content-length")) {
                 continue;
             }
-            sink.accept(h.name(), h.allValues());
+            sink.accept(h); // the field as received (name and values are immutable): no re-creation per message
         }
     }
 
     /** Hop-by-hop names plus every token of the message's {@code Connection} fields; malformed tokens are ignored. */
     static Set<String> connectionListed(Headers headers) {
+        if (!headers.contains(HeaderNames.CONNECTION)) {
+            return HOP_BY_HOP; // the common case: no copy of the fixed list per message
+        }
         Set<String> names = new HashSet<>(HOP_BY_HOP);
         for (Header h : headers) {
             if (!h.headerName().lowerCase().equals("connection")) {

@@ -78,7 +78,8 @@ public final class ProxyHandler implements Handler {
         ProviderAssembly provider = provider();
         AdmissionChain admission = provider.admission();
         CircuitBreaker breaker = provider.breaker();
-        GateEstimate estimate = GateEstimate.of(req, RequestBody.of(req), admission.largeRequestBytes());
+        RequestCoding coding = RequestCoding.of(req);
+        GateEstimate estimate = GateEstimate.of(req, RequestBody.of(req), admission.largeRequestBytes(), coding.codings());
         AdmissionClass cls = admission.classify(method, rawPath, estimate.length());
         trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH, cls.route());
         ExchangeResult result = ExchangeResult.START;
@@ -99,11 +100,11 @@ public final class ProxyHandler implements Handler {
             if (tokens.budget().isPresent() && !TokenBudget.free(method, rawPath, cls.unlimited())) {
                 // the cost is estimated from the body, so it is read (bounded) before the request waits
                 requestBody = RequestBody.buffer(requestBody, (int) Math.min(Integer.MAX_VALUE - 16, provider.config().retry().maxBodyBytes()));
-                spend = tokens.budget().get().spend(tokens.estimate(BudgetBody.decoded(req, requestBody), requestBody.length()));
+                spend = tokens.budget().get().spend(tokens.estimate(BudgetBody.decoded(coding, requestBody), requestBody.length()));
                 trace.waitingFor(spend::waitingFor);
                 cls = cls.withBudget(spend.limiter());
             }
-            WaitingRequest waiting = new WaitingRequest(req, res, connection, requestBody, provider.config().admission().queueComments());
+            WaitingRequest waiting = new WaitingRequest(req, res, connection, coding, requestBody, provider.config().admission().queueComments());
             Verdict verdict = admission.admit(cls, lane.queueClass(), waiting);
             // a circuit rejection never waits: not a queued request in any view
             trace.queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
@@ -140,7 +141,8 @@ public final class ProxyHandler implements Handler {
         } finally {
             connection.unwatch(); // before anything else touches the connection
             // the budget is settled from the actual usage before the slots go back (a release settles as "nothing used")
-            trace.usage(tokens.finish(trace.usageScanner(), result.status(), sentBytes, spend));
+            // the model and the input estimate are read from the body as the model reads it, not as coded
+            trace.usage(tokens.finish(trace.usageScanner(), result.status(), BudgetBody.decodedOrNull(coding, sentBytes), spend));
             if (admitted != null) {
                 if (!forwarded) {
                     breaker.cancel(admitted.breaker());

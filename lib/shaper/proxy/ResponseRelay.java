@@ -8,7 +8,6 @@ import java.io.SequenceInputStream;
 import java.util.Set;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
@@ -68,12 +67,12 @@ final class ResponseRelay {
         ExchangeResult committed = so.committed(code);
         res.status(plan.status() > 0 ? Status.create(code) : in.status());
         boolean lengthKept = !plan.decoded() && plan.status() == 0;
-        HeaderPolicy.forEachResponseHeader(in.headers(), (name, values) -> {
-            String lower = name.toLowerCase(java.util.Locale.ROOT);
+        HeaderPolicy.forEachResponseHeader(in.headers(), field -> {
+            String lower = field.headerName().lowerCase();
             if ((plan.decoded() && DROPPED_WHEN_DECODED.contains(lower)) || (plan.location() != null && lower.equals("location"))) {
                 return;
             }
-            res.header(HeaderValues.create(HeaderNames.create(name), values));
+            res.header(field);
         });
         if (plan.location() != null) {
             res.header(HeaderNames.LOCATION, plan.location());

@@ -17,14 +17,8 @@ final class StreamFlag {
     private StreamFlag() {
     }
 
-    /** Decoded bytes looked at for the flag at most: a peek, not a conversion. */
-    private static final long CODED_PEEK_LIMIT = 16L * 1024 * 1024;
-
-    /** As {@link #isExplicitlyFalse(byte[])} for a body in {@code codings}; false when it cannot be decoded. */
-    static boolean isExplicitlyFalse(byte[] body, ContentCodings codings) {
-        byte[] plain = plain(body, codings);
-        return plain != null && isExplicitlyFalse(plain);
-    }
+    /** Decoded bytes looked at for the flag at most: a peek, not a conversion (the queue's check decodes as far, see {@link RequestCoding}). */
+    static final long CODED_PEEK_LIMIT = 16L * 1024 * 1024;
 
     /** As {@link #isTrue(byte[])} for a body in {@code codings}; false when it cannot be decoded. */
     static boolean isTrue(byte[] body, ContentCodings codings) {

@@ -72,7 +72,7 @@ final class TranscodeStage {
                 throw new TranscodeException.TooLarge(limit);
             }
             byte[] bytes = buffered.bytes() == null ? new byte[0] : buffered.bytes();
-            ContentCodings codings = ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING));
+            ContentCodings codings = RequestCoding.codingsOf(req);
             Prepared p = transcoder.prepare(bytes, codings, req.prologue().query().rawValue());
             return new Converted(p, new RequestBody.Buffered(p.body()), uncoded);
         } catch (TranscodeException e) {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.http1.Http1ClientRequest;
@@ -89,19 +88,13 @@ final class UpstreamCall {
         if (!req.headers().contains(HeaderNames.USER_AGENT)) {
             out.property(ClientHeaderGuard.NO_USER_AGENT, "true");
         }
-        out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(),
-                (name, values) -> h.add(HeaderValues.create(HeaderNames.create(name), values))));
-        List<shaper.observe.Header> beforeRewrite = JournalHeaders.of(out.headers());
+        out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(), h::add));
         out.headers(rewrite::apply);
         long length = body instanceof RequestBody.None ? -1 : body.length();
         if (length >= 0) {
             out.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
         }
-        List<shaper.observe.Header> afterRewrite = JournalHeaders.of(out.headers());
-        if (length >= 0) {
-            beforeRewrite.add(new shaper.observe.Header(HeaderNames.CONTENT_LENGTH.defaultCase(), Long.toString(length)));
-        }
-        sent = JournalHeaders.sent(beforeRewrite, afterRewrite);
+        sent = JournalHeaders.sent(req.headers(), out.headers());
         if (body instanceof RequestBody.None) {
             return out.request();
         }

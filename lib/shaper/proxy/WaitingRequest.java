@@ -8,7 +8,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.admission.ClientGoneException;
 import shaper.admission.QueueWait;
-import shaper.codec.ContentCodings;
 import shaper.proxy.watch.ClientConnection;
 
 /**
@@ -24,14 +23,17 @@ final class WaitingRequest implements QueueWait {
     private final ServerRequest req;
     private final ServerResponse res;
     private final ClientConnection connection;
+    private final RequestCoding coding;
     private final Duration commentInterval;
     private RequestBody body;
     private EarlyStream comments;
 
-    WaitingRequest(ServerRequest req, ServerResponse res, ClientConnection connection, RequestBody body, Duration commentInterval) {
+    WaitingRequest(ServerRequest req, ServerResponse res, ClientConnection connection, RequestCoding coding, RequestBody body,
+                   Duration commentInterval) {
         this.req = req;
         this.res = res;
         this.connection = connection;
+        this.coding = coding;
         this.body = body;
         this.commentInterval = commentInterval;
     }
@@ -84,7 +86,7 @@ final class WaitingRequest implements QueueWait {
     }
 
     private boolean saysStreamFalse() {
-        byte[] b = body.bytes();
-        return b != null && StreamFlag.isExplicitlyFalse(b, ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING)));
+        byte[] plain = coding.plain(body.bytes(), StreamFlag.CODED_PEEK_LIMIT);
+        return plain != null && StreamFlag.isExplicitlyFalse(plain);
     }
 }

@@ -30,6 +30,15 @@ public interface HeaderLookup {
         return !values(name).isEmpty();
     }
 
+    /**
+     * Whether a header whose lower-case name starts with {@code lowerCasePrefix} may be present:
+     * false only when the lookup knows none is, so a reader of a whole header family can skip its
+     * lookups. Answers true when it cannot tell.
+     */
+    default boolean mayHaveNameStartingWith(String lowerCasePrefix) {
+        return true;
+    }
+
     /** No headers at all (a transport error has none). */
     static HeaderLookup none() {
         return name -> List.of();

@@ -1,7 +1,8 @@
 package shaper.usage;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Set;
+import java.util.Arrays;
+import java.util.stream.Stream;
 
 /**
  * Byte-level reading of JSON text the scanner does not parse whole: characters of the text fields
@@ -9,9 +10,12 @@ import java.util.Set;
  * Tolerant by design: it reads partial documents (a head or a tail of a large body).
  */
 final class JsonText {
-    /** Fields whose string values are generated text in one of the dialects. */
-    private static final Set<String> TEXT_FIELDS = Set.of("text", "thinking", "partial_json", "content", "reasoning_content",
-            "reasoning", "arguments", "delta", "refusal");
+    /**
+     * Fields whose string values are generated text in one of the dialects, as bytes: every key of
+     * every event is compared against them, and a String per key would be garbage per event.
+     */
+    private static final byte[][] TEXT_FIELDS = Stream.of("text", "thinking", "partial_json", "content", "reasoning_content",
+            "reasoning", "arguments", "delta", "refusal").map(f -> f.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
 
     private JsonText() {
     }
@@ -27,7 +31,7 @@ final class JsonText {
             }
             int end = stringEnd(b, i + 1, len);
             int k = skipSpace(b, end + 1, len);
-            if (k < len && b[k] == ':' && TEXT_FIELDS.contains(new String(b, i + 1, end - i - 1, StandardCharsets.UTF_8))) {
+            if (k < len && b[k] == ':' && textField(b, i + 1, end)) {
                 int v = skipSpace(b, k + 1, len);
                 if (v < len && b[v] == '"') {
                     int vEnd = stringEnd(b, v + 1, len);
@@ -39,6 +43,16 @@ final class JsonText {
             i = end + 1;
         }
         return chars;
+    }
+
+    /** Whether {@code b[from, to)} is one of {@link #TEXT_FIELDS}. */
+    private static boolean textField(byte[] b, int from, int to) {
+        for (byte[] f : TEXT_FIELDS) {
+            if (Arrays.equals(b, from, to, f, 0, f.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The value of the first {@code "model": "..."} pair, or null. */
@@ -61,23 +75,42 @@ final class JsonText {
     /** The text of the last {@code "usage": {...}} object that is complete in {@code b}, or null. */
     static String lastUsageObject(byte[] b, int len) {
         String result = null;
-        int at = find(b, len, 0, "\"usage\"");
-        while (at >= 0) {
-            if (at == 0 || b[at - 1] != '\\') { // an escaped quote is text inside a string
-                int k = skipSpace(b, at + 7, len);
-                if (k < len && b[k] == ':') {
-                    int v = skipSpace(b, k + 1, len);
-                    if (v < len && b[v] == '{') {
-                        int end = objectEnd(b, v, len);
-                        if (end > 0) {
-                            result = new String(b, v, end - v, StandardCharsets.UTF_8);
-                        }
-                    }
+        for (int at = find(b, len, 0, "\"usage\""); at >= 0; at = find(b, len, at + 1, "\"usage\"")) {
+            int v = usageObjectStart(b, len, at);
+            if (v >= 0) {
+                int end = objectEnd(b, v, len);
+                if (end > 0) {
+                    result = new String(b, v, end - v, StandardCharsets.UTF_8);
                 }
             }
-            at = find(b, len, at + 1, "\"usage\"");
         }
         return result;
+    }
+
+    /**
+     * Whether some {@code "usage"} key has an object value: Chat's {@code include_usage} stream names
+     * {@code "usage": null} in every chunk but the last, and those need no parse.
+     */
+    static boolean hasUsageObject(byte[] b, int len) {
+        for (int at = find(b, len, 0, "\"usage\""); at >= 0; at = find(b, len, at + 1, "\"usage\"")) {
+            if (usageObjectStart(b, len, at) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where the object value of the {@code "usage"} key found at {@code at} opens; -1 when it is not a key with an object value. */
+    private static int usageObjectStart(byte[] b, int len, int at) {
+        if (at > 0 && b[at - 1] == '\\') {
+            return -1; // an escaped quote is text inside a string
+        }
+        int k = skipSpace(b, at + 7, len);
+        if (k >= len || b[k] != ':') {
+            return -1;
+        }
+        int v = skipSpace(b, k + 1, len);
+        return v < len && b[v] == '{' ? v : -1;
     }
 
     /** Whether {@code needle} (ASCII) occurs in {@code b[0, len)}. */

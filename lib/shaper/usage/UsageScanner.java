@@ -203,7 +203,7 @@ public final class UsageScanner {
         if (!summaryEvent(p, len)) {
             textChars += JsonText.textChars(p, len);
         }
-        boolean hasUsage = JsonText.contains(p, len, "\"usage\"");
+        boolean hasUsage = JsonText.hasUsageObject(p, len); // "usage": null needs no parse
         if (!hasUsage && (model != null || !JsonText.contains(p, len, "\"model\""))) {
             return;
         }

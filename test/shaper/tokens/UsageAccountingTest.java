@@ -93,4 +93,24 @@ class UsageAccountingTest {
             assertEquals(-1.0, TokenFixture.value(m, "shaper_tokens_total{model=\"claude-acct\",provider=\"default\",type=\"input\"}"));
         }
     }
+
+    @Test
+    void aCodedRequestIsAccountedToTheModelItsDecodedBodyNames() throws Exception {
+        byte[] body = MESSAGES.replace("claude-acct", "claude-coded").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (String[] flags : new String[][] {{"-itpm", "100000"}, {}}) {
+            try (TokenFixture f = TokenFixture.start("/", flags)) {
+                for (String coding : new String[] {"gzip", "zstd"}) {
+                    HttpResponse<String> r = TokenFixture.CLIENT.send(java.net.http.HttpRequest.newBuilder(f.shaper.uri("/v1/messages"))
+                            .timeout(TokenFixture.BOUND).header("content-type", "application/json").header("content-encoding", coding)
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(shaper.testing.Codings.encode(coding, body))).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertTrue(r.statusCode() > 0, r.body());
+                }
+                RunningShaper.await("2 records", TokenFixture.BOUND, () -> f.shaper.server().journal("default").recent().size() >= 2);
+                for (ExchangeRecord rec : f.shaper.server().journal("default").recent()) {
+                    assertEquals("claude-coded", rec.usage().model(), "flags " + java.util.Arrays.toString(flags) + ": " + rec.usage());
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package shaper.usage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -190,5 +191,36 @@ class UsageScannerTest {
         byte[] body = "{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\\"fake\\\"\"}],\"model\":\"claude-real\"}"
                 .getBytes(StandardCharsets.UTF_8);
         assertEquals("claude-real", UsageScanner.requestModel(body));
+    }
+
+    @Test
+    void chatIncludeUsageChunksWithNullUsageCountOnlyTheFinalObject() {
+        String stream = """
+                data: {"id":"c1","model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"Hi"}}],"usage":null}
+
+                data: {"id":"c1","model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":" there"}}],"usage": null}
+
+                data: {"id":"c1","model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":2,"total_tokens":14}}
+
+                data: [DONE]
+
+                """;
+        assertEveryChunking(SSE, stream, new TokenUsage("gpt-4o-mini", 12, 2, 0, 0, 0, TokenUsage.Source.REPORTED));
+    }
+
+    @Test
+    void onlyAUsageKeyWithAnObjectValueAsksForAParse() {
+        assertTrue(hasUsageObject("{\"usage\":{\"prompt_tokens\":1}}"));
+        assertTrue(hasUsageObject("{\"usage\" :\n {}}"));
+        assertTrue(hasUsageObject("{\"usage\":null,\"response\":{\"usage\":{\"input_tokens\":1}}}"));
+        assertFalse(hasUsageObject("{\"usage\":null}"));
+        assertFalse(hasUsageObject("{\"usage\": null}"));
+        assertFalse(hasUsageObject("{\"text\":\"the \\\"usage\\\": {\"}"));
+        assertFalse(hasUsageObject("{\"choices\":[]}"));
+    }
+
+    private static boolean hasUsageObject(String json) {
+        byte[] b = json.getBytes(StandardCharsets.UTF_8);
+        return JsonText.hasUsageObject(b, b.length);
     }
 }

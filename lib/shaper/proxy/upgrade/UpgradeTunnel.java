@@ -13,7 +13,6 @@ import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataWriter;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.WritableHeaders;
@@ -211,7 +210,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
                 .append(" HTTP/1.1\r\n");
         sb.append("Host: ").append(up.getRawAuthority()).append("\r\n");
         WritableHeaders<?> out = WritableHeaders.create();
-        HeaderPolicy.forEachRequestHeader(headers, (name, values) -> out.add(HeaderValues.create(HeaderNames.create(name), values)));
+        HeaderPolicy.forEachRequestHeader(headers, out::add);
         target.rewrite().apply(out);
         for (Header field : out) {
             for (String v : field.allValues()) {
