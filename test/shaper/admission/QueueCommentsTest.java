@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.limit.ManualTimeSource;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
@@ -57,9 +58,10 @@ class QueueCommentsTest {
     @Test
     void queuedStreamingRequestGetsCommentsThenTheUpstreamStream() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = upstream(gate);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-concurrency", "1", "-release-cooldown", "0",
-                     "-queue-comments", "100ms")) {
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-limit-all", "-concurrency", "1", "-release-cooldown", "0",
+                     "-queue-comments", "1m", "-queue-timeout", "1h")) {
             var holder = fire(shaper, "POST", "/v1/messages/hold", 1);
             RunningShaper.await("slot taken", BOUND, () -> up.inFlight() == 1);
             try (RawHttp raw = new RawHttp(shaper.port())) {
@@ -68,6 +70,8 @@ class QueueCommentsTest {
                 assertEquals(200, head.status(), "committed before admission");
                 assertEquals("text/event-stream", head.header("Content-Type"));
                 assertEquals(": queue-wait elapsed=0\n\n", raw.readChunk());
+                RunningShaper.await("the next comment's alarm set", BOUND, () -> time.hasTaskDueIn(Duration.ofMinutes(1)));
+                time.advance(Duration.ofMinutes(1));
                 assertTrue(raw.readChunk().startsWith(": queue-wait elapsed="), "a comment per interval while queued");
                 gate.countDown();
                 String rest = readAll(raw);
@@ -80,14 +84,17 @@ class QueueCommentsTest {
     @Test
     void queueTimeoutAfterCommitEndsTheStreamWithAFailureComment() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = upstream(gate);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-concurrency", "1", "-queue-timeout", "300ms",
-                     "-queue-comments", "10s")) {
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-limit-all", "-concurrency", "1", "-queue-timeout", "1h",
+                     "-queue-comments", "2h")) {
             var holder = fire(shaper, "POST", "/v1/messages/hold", 1);
             RunningShaper.await("slot taken", BOUND, () -> up.inFlight() == 1);
             try (RawHttp raw = new RawHttp(shaper.port())) {
                 raw.send(request("/v1/messages", STREAMING_BODY));
                 assertEquals(200, raw.readHead().status());
+                RunningShaper.await("the queue timeout's alarm set", BOUND, () -> time.hasTaskDueIn(Duration.ofHours(1)));
+                time.advance(Duration.ofHours(1));
                 String stream = readAll(raw);
                 assertEquals(": queue-wait elapsed=0\n\n: queue-wait failed: timeout\n\n", stream);
             }

@@ -50,6 +50,16 @@ public final class ManualTimeSource implements TimeSource {
         }
     }
 
+    /**
+     * Whether a task is pending that falls due exactly {@code d} from now. A test that drives a running
+     * proxy waits for this before it moves time: a thread about to wait {@code d} (a queue timeout, a
+     * hold) has set its alarm, and other timers of other lengths cannot be mistaken for it.
+     */
+    public synchronized boolean hasTaskDueIn(Duration d) {
+        long due = now + d.toNanos();
+        return tasks.stream().anyMatch(t -> t.due == due);
+    }
+
     /** Tasks scheduled and not yet run or cancelled. */
     public synchronized int pending() {
         return tasks.size();
