@@ -141,14 +141,17 @@ class MetricsExportTest {
 
     @Test
     void aRequestWaitingOutARetryBackoffIsARetryInFlight() throws Exception {
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> ex.respond(500, "{\"error\":\"boom\"}", "Content-Type: application/json"));
-             RunningShaper shaper = RunningShaper.start("-metrics-bind", "127.0.0.1:0", "-upstream", up.url(), "-retry", "1",
+             RunningShaper shaper = RunningShaper.start(time, "-metrics-bind", "127.0.0.1:0", "-upstream", up.url(), "-retry", "1",
                      "-retry-wait-min", "1500ms", "-retry-wait-max", "1500ms", "-circuit-breaker=false")) {
             CompletableFuture<HttpResponse<String>> retried = sendAsync(shaper, "POST", "/v1/messages");
-            RunningShaper.await("in its backoff", BOUND, () -> shaper.server().journal("default").retriesInFlight() == 1);
+            RunningShaper.await("in its backoff", BOUND, () -> shaper.server().journal("default").retriesInFlight() == 1
+                    && time.hasTaskDueIn(Duration.ofMillis(1500)));
             Scrape during = Scrape.of(shaper);
             assertEquals(1, during.value("shaper_retries_in_flight", P, "default"));
             assertEquals(1, during.value("shaper_active", P, "default"));
+            time.advance(Duration.ofMillis(1500));
             assertEquals(500, retried.get(10, TimeUnit.SECONDS).statusCode());
             RunningShaper.await("recorded", BOUND, () -> shaper.server().journal("default").recent().size() == 1);
             Scrape after = Scrape.of(shaper);
