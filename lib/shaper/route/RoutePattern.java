@@ -17,6 +17,8 @@ import java.util.Objects;
  */
 public record RoutePattern(String method, List<String> segments, String raw, int limit, boolean unlimited, String group) {
     private static final String UNLIMITED = "unlimited";
+    /** The keys of a provider's own limiters ({@code shaper.admission.ProviderLimiters}), which no group may take. */
+    private static final java.util.Set<String> RESERVED_GROUPS = java.util.Set.of("default", "global", "large-request gate");
 
     public RoutePattern {
         Objects.requireNonNull(method, "method");
@@ -63,6 +65,11 @@ public record RoutePattern(String method, List<String> segments, String raw, int
             path = path.substring(0, at);
             if (group.isEmpty()) {
                 throw new IllegalArgumentException("route: invalid pattern " + GoQuote.of(text));
+            }
+            if (RESERVED_GROUPS.contains(group)) {
+                // a limiter is found by its key (a reload keeps it, cluster mode shares it): these keys are taken
+                throw new IllegalArgumentException("route: group " + GoQuote.of(group) + " in " + GoQuote.of(text)
+                        + " is reserved for the provider's own limiter of that name; choose another group name");
             }
         }
 

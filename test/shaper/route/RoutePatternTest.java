@@ -36,6 +36,15 @@ class RoutePatternTest {
     }
 
     @Test
+    void theNamesOfTheProvidersOwnLimitersAreNotGroupNames() {
+        for (String group : List.of("default", "global", "large-request gate")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RoutePattern.parse("POST /x:1@" + group));
+            assertTrue(e.getMessage().contains("reserved"), e.getMessage());
+        }
+        assertEquals("defaults", RoutePattern.parse("POST /x:1@defaults").group());
+    }
+
+    @Test
     void methodIsUpperCased() {
         assertEquals("POST", RoutePattern.parse("post /chat/completions").method());
         assertEquals("PATCH", RoutePattern.parse("Patch\t/x").method());
