@@ -267,7 +267,7 @@ final class AttemptLoop {
     private boolean backoff(RetryDecision.Retry r) {
         watch.close();
         switch (BackoffStep.run(r, ctx.attempt(), f.provider(), method, rawPath, f.config(), f.breaker(), f.log(), trace, sink, client,
-                body, codings(), result)) {
+                body, codings(), result, f.time())) {
             case BackoffStep.Again again -> {
                 admission = again.admission();
                 ctx = ctx.next(r);

@@ -5,6 +5,7 @@ import shaper.admission.ClientGoneException;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
 import shaper.codec.ContentCodings;
+import shaper.limit.TimeSource;
 import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.RetryLines;
@@ -38,7 +39,7 @@ final class BackoffStep {
 
     static Next run(RetryDecision.Retry r, int attempt, String provider, String method, String rawPath, RetryConfig config,
                     CircuitBreaker breaker, ExchangeLog log, ExchangeTrace trace, ClientSink sink, ClientConnection client,
-                    RequestBody body, ContentCodings codings, ExchangeResult so) {
+                    RequestBody body, ContentCodings codings, ExchangeResult so, TimeSource time) {
         trace.backingOff();
         log.info(RetryLines.retry(provider, method, rawPath, attempt, r));
         ExchangeResult result = so;
@@ -53,7 +54,7 @@ final class BackoffStep {
             client.watch(); // the body is in memory (replayable) and nothing is written meanwhile
         }
         try {
-            BackoffWait.await(r.delay(), sink, config.keepalive(), client);
+            BackoffWait.await(r.delay(), sink, config.keepalive(), client, time);
         } catch (ClientGoneException e) {
             return new Ended(result.clientLeft());
         } catch (InterruptedException e) {

@@ -10,13 +10,15 @@ import java.util.Objects;
  *
  * @param method    upper-cased HTTP method, compared ignoring case
  * @param segments  canonical path segments ({@link PathSegments}); empty means the root path only
- * @param raw       the pattern exactly as configured; the limiter key when there is no group
+ * @param raw       the pattern exactly as configured
  * @param limit     declared {@code :N}; {@code 0} when absent or {@code :0}, meaning the default pool
  * @param unlimited {@code :unlimited}: matching requests take no slot from any limiter
  * @param group     the {@code @group} name, or {@code null} when the pattern names none
  */
 public record RoutePattern(String method, List<String> segments, String raw, int limit, boolean unlimited, String group) {
     private static final String UNLIMITED = "unlimited";
+    /** The keys of a provider's own limiters ({@code shaper.admission.ProviderLimiters}), which no group may take. */
+    private static final java.util.Set<String> RESERVED_GROUPS = java.util.Set.of("default", "global", "large-request gate");
 
     public RoutePattern {
         Objects.requireNonNull(method, "method");
@@ -64,6 +66,11 @@ public record RoutePattern(String method, List<String> segments, String raw, int
             if (group.isEmpty()) {
                 throw new IllegalArgumentException("route: invalid pattern " + GoQuote.of(text));
             }
+            if (RESERVED_GROUPS.contains(group)) {
+                // a limiter is found by its key (a reload keeps it, cluster mode shares it): these keys are taken
+                throw new IllegalArgumentException("route: group " + GoQuote.of(group) + " in " + GoQuote.of(text)
+                        + " is reserved for the provider's own limiter of that name; choose another group name");
+            }
         }
 
         int limit = 0;
@@ -90,9 +97,13 @@ public record RoutePattern(String method, List<String> segments, String raw, int
         return new RoutePattern(method, PathSegments.of(path), text, limit, unlimited, group);
     }
 
-    /** The key of the limiter this pattern uses: its group, or its raw text when it has none. */
+    /**
+     * The key of the limiter this pattern uses: its group, or else its method and canonical path
+     * without the limit ({@code POST /v1/messages} for {@code POST /v1/messages:4}), so a reload that
+     * changes only the limit resizes the same limiter instead of starting a second one beside it.
+     */
     public String limiterKey() {
-        return group != null ? group : raw;
+        return group != null ? group : method + " /" + String.join("/", segments);
     }
 
     /**

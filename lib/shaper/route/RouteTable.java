@@ -68,6 +68,10 @@ public final class RouteTable {
             Integer known = limits.get(p.limiterKey());
             if (known == null || (known == 0 && p.limit() > 0)) {
                 limits.put(p.limiterKey(), p.limit());
+            } else if (p.limit() > 0 && p.limit() != known && p.group() == null) {
+                // the same method and path again: the earlier pattern matches every such request first
+                warnings.add("WARNING: route " + GoQuote.of(p.raw()) + " repeats the path of an earlier pattern with limit " + known
+                        + "; the earlier one matches first. Using " + known + ".");
             } else if (p.limit() > 0 && p.limit() != known) {
                 warnings.add("WARNING: route " + GoQuote.of(p.raw()) + " specifies group " + GoQuote.of(p.group())
                         + " with limit " + p.limit() + ", but group already has limit " + known + ". Using " + known + ".");

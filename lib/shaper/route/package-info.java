@@ -25,7 +25,8 @@
  * is given.
  *
  * <h2>Limiters</h2>
- * The limiter key is the group, or the pattern's raw text when it has none. A key whose patterns
+ * The limiter key is the group, or else the pattern's method and canonical path without its limit
+ * (a reload matches limiters by key, so changing only {@code :N} resizes the running limiter). A key whose patterns
  * declare {@code :N} with {@code N > 0} gets its own limiter of size N (the first N wins, later
  * different ones produce a warning); a key with no such {@code N} uses the provider's default pool
  * ({@code -concurrency}). {@code :unlimited} routes take no slot anywhere.

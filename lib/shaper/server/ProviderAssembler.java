@@ -117,7 +117,7 @@ final class ProviderAssembler {
             ExchangePublisher publisher = previous.isPresent()
                     ? new ExchangePublisher(previous.get().publisher().journal(), previous.get().publisher().counters(), metrics, log)
                     : new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
-                            java.time.InstantSource.system(), s.time()::nanoTime), new ExchangeCounters(), metrics, log);
+                            s.time()::wallClock, s.time()::nanoTime), new ExchangeCounters(), metrics, log);
             // the priority header is for the proxy alone: removed on every route, classes declared or not
             HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);

@@ -26,6 +26,7 @@ import shaper.testing.RunningShaper;
  * of an upstream with room for 3 falls to about 3, then follows the capacity up to 8 and down to 2;
  * once settled the upstream's 429s stop.
  */
+// Wall time on purpose: the limit learns from the upstream's real latency, measured on the proxy's clock.
 class AdaptiveConcurrencyTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final Duration BOUND = Duration.ofSeconds(60);

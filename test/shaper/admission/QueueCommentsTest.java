@@ -7,11 +7,13 @@ import static shaper.admission.RouteLimitTest.fire;
 import static shaper.admission.RouteLimitTest.waiters;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.limit.ManualTimeSource;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
@@ -57,9 +59,10 @@ class QueueCommentsTest {
     @Test
     void queuedStreamingRequestGetsCommentsThenTheUpstreamStream() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = upstream(gate);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-concurrency", "1", "-release-cooldown", "0",
-                     "-queue-comments", "100ms")) {
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-limit-all", "-concurrency", "1", "-release-cooldown", "0",
+                     "-queue-comments", "1m", "-queue-timeout", "1h")) {
             var holder = fire(shaper, "POST", "/v1/messages/hold", 1);
             RunningShaper.await("slot taken", BOUND, () -> up.inFlight() == 1);
             try (RawHttp raw = new RawHttp(shaper.port())) {
@@ -68,6 +71,8 @@ class QueueCommentsTest {
                 assertEquals(200, head.status(), "committed before admission");
                 assertEquals("text/event-stream", head.header("Content-Type"));
                 assertEquals(": queue-wait elapsed=0\n\n", raw.readChunk());
+                RunningShaper.await("the next comment's alarm set", BOUND, () -> time.hasTaskDueIn(Duration.ofMinutes(1)));
+                time.advance(Duration.ofMinutes(1));
                 assertTrue(raw.readChunk().startsWith(": queue-wait elapsed="), "a comment per interval while queued");
                 gate.countDown();
                 String rest = readAll(raw);
@@ -80,14 +85,17 @@ class QueueCommentsTest {
     @Test
     void queueTimeoutAfterCommitEndsTheStreamWithAFailureComment() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = upstream(gate);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-concurrency", "1", "-queue-timeout", "300ms",
-                     "-queue-comments", "10s")) {
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-limit-all", "-concurrency", "1", "-queue-timeout", "1h",
+                     "-queue-comments", "2h")) {
             var holder = fire(shaper, "POST", "/v1/messages/hold", 1);
             RunningShaper.await("slot taken", BOUND, () -> up.inFlight() == 1);
             try (RawHttp raw = new RawHttp(shaper.port())) {
                 raw.send(request("/v1/messages", STREAMING_BODY));
                 assertEquals(200, raw.readHead().status());
+                RunningShaper.await("the queue timeout's alarm set", BOUND, () -> time.hasTaskDueIn(Duration.ofHours(1)));
+                time.advance(Duration.ofHours(1));
                 String stream = readAll(raw);
                 assertEquals(": queue-wait elapsed=0\n\n: queue-wait failed: timeout\n\n", stream);
             }
@@ -100,9 +108,10 @@ class QueueCommentsTest {
     @Test
     void upstreamErrorAfterCommitNeverLeaksTheErrorBodyIntoTheStream() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = upstream(gate);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-concurrency", "1", "-release-cooldown", "0",
-                     "-failure-hold", "0", "-queue-comments", "10s")) {
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-limit-all", "-concurrency", "1", "-release-cooldown", "0",
+                     "-failure-hold", "0", "-queue-comments", "1h", "-queue-timeout", "2h")) {
             var holder = fire(shaper, "POST", "/v1/messages/hold", 1);
             RunningShaper.await("slot taken", BOUND, () -> up.inFlight() == 1);
             try (RawHttp raw = new RawHttp(shaper.port())) {
@@ -110,8 +119,24 @@ class QueueCommentsTest {
                 assertEquals(200, raw.readHead().status());
                 assertEquals(": queue-wait elapsed=0\n\n", raw.readChunk());
                 RunningShaper.await("queued", BOUND, () -> waiters(shaper) == 1);
+                CompletableFuture<String> stream = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return readAll(raw);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
                 gate.countDown();
-                String rest = readAll(raw);
+                RunningShaper.await("admitted: its queue timers cancelled", BOUND, () -> waiters(shaper) == 0);
+                // the 529s are retried with growing backoffs: move the proxy's clock to the end of each one
+                // instead of waiting it out (time jumps from timer to timer, as it would pass on a wall clock)
+                while (!stream.isDone()) {
+                    RunningShaper.await("a backoff to move past, or the stream over", BOUND, () -> stream.isDone() || time.pending() > 0);
+                    if (!stream.isDone()) {
+                        time.advanceToNextTask();
+                    }
+                }
+                String rest = stream.get();
                 assertEquals(": queue-wait failed: upstream\n\n", rest);
                 assertFalse(rest.contains("SECRET-UPSTREAM-DETAIL"));
             }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import shaper.limit.ManualTimeSource;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
@@ -35,12 +36,19 @@ class QueueSemanticsTest {
     @Test
     void queueTimeoutAnswers504WithTheOriginalText() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = gated(gate);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-queue-timeout", "300ms")) {
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-concurrency", "1", "-queue-timeout", "1h")) {
             var first = fire(shaper, "POST", "/v1/messages", 1);
             RunningShaper.await("first admitted", BOUND, () -> up.inFlight() == 1);
-            HttpResponse<String> second = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/messages"))
+            CompletableFuture<HttpResponse<String>> waiting = CLIENT.sendAsync(HttpRequest.newBuilder(shaper.uri("/v1/messages"))
                     .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+            RunningShaper.await("second queued with its hour's alarm set", BOUND,
+                    () -> waiters(shaper) == 1 && time.hasTaskDueIn(Duration.ofHours(1)));
+            time.advance(Duration.ofMinutes(59));
+            assertEquals(1, waiters(shaper), "still queued with a minute of its timeout left");
+            time.advance(Duration.ofMinutes(1));
+            HttpResponse<String> second = waiting.get(10, TimeUnit.SECONDS);
             assertEquals(504, second.statusCode());
             assertEquals("queue timeout\n", second.body());
             assertEquals(0, waiters(shaper), "a timed-out request leaves the queue");

@@ -1,6 +1,7 @@
 package shaper.admission;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,13 +12,15 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 import shaper.limit.LimiterSnapshot;
+import shaper.limit.ManualTimeSource;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 
 /**
- * N+1 protection seen from the limiter right after an exchange: which holds keep the slot, and for
- * which outcomes. Holds are long (30s) so "still held" never depends on timing; release is awaited.
+ * N+1 protection seen from the limiter right after an exchange: which holds keep the slot, for which
+ * outcomes, and for how long. The proxy runs on a manual clock, so "still held" never depends on
+ * timing and a hold's end is seen by moving the clock, not by waiting for it.
  */
 class SlotHoldTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -40,12 +43,25 @@ class SlotHoldTest {
         RunningShaper.await(what, BOUND, () -> p.test(pool(shaper)));
     }
 
+    /** Moves the clock to a second before the 30s hold ends, checks it still holds, then past its end. */
+    private static void holdEndsAfter30s(ManualTimeSource time, RunningShaper shaper, Predicate<LimiterSnapshot> held,
+                                         Predicate<LimiterSnapshot> over) {
+        // "in use" is also true while the exchange still runs: wait until its hold has set its timer
+        RunningShaper.await("the 30s hold's timer set", BOUND, () -> time.hasTaskDueIn(Duration.ofSeconds(30)));
+        time.advance(Duration.ofSeconds(29));
+        assertTrue(held.test(pool(shaper)), "still held a second before the end: " + pool(shaper));
+        time.advance(Duration.ofSeconds(1));
+        awaitPool(shaper, "the hold over", over);
+    }
+
     @Test
     void releaseCooldownKeepsTheSlotOutOfThePoolAfterSuccess() throws Exception {
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = answering(200);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "30s")) {
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "30s")) {
             send(shaper);
             awaitPool(shaper, "slot cooling, not held", s -> s.cooling() == 1 && s.inUse() == 0);
+            holdEndsAfter30s(time, shaper, s -> s.cooling() == 1, s -> s.cooling() == 0 && s.idle() == 1);
         }
     }
 
@@ -61,11 +77,13 @@ class SlotHoldTest {
     @Test
     void upstreamFailureHoldsTheSlotForFailureHold() throws Exception {
         for (int status : new int[] {500, 503, 429}) {
+            ManualTimeSource time = new ManualTimeSource();
             try (ScriptedUpstream up = answering(status);
-                 RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
+                 RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
                          "-failure-hold", "30s", "-retry", "0", "-circuit-breaker=false")) {
                 send(shaper);
                 awaitPool(shaper, status + " holds the slot", s -> s.inUse() == 1);
+                holdEndsAfter30s(time, shaper, s -> s.inUse() == 1, s -> s.idle() == 1);
             }
         }
     }
@@ -79,8 +97,8 @@ class SlotHoldTest {
             awaitPool(shaper, "bare 403 releases", s -> s.idle() == 1);
         }
         try (ScriptedUpstream up = answering(403, "x-ratelimit-remaining: 0");
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
-                     "-failure-hold", "30s", "-retry", "0", "-circuit-breaker=false")) {
+             RunningShaper shaper = RunningShaper.start(new ManualTimeSource(), "-upstream", up.url(), "-concurrency", "1",
+                     "-release-cooldown", "0", "-failure-hold", "30s", "-retry", "0", "-circuit-breaker=false")) {
             send(shaper);
             awaitPool(shaper, "rate-limited 403 holds", s -> s.inUse() == 1);
         }
@@ -98,6 +116,7 @@ class SlotHoldTest {
 
     @Test
     void clientLeavingAfterUpstreamContactHoldsForCancelCooldown() throws Exception {
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
                 ex.head(200, "Content-Type: text/event-stream", "Transfer-Encoding: chunked");
                 for (int i = 0; i < 2_000; i++) {
@@ -106,7 +125,7 @@ class SlotHoldTest {
                 }
                 ex.endChunks();
             });
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-concurrency", "1", "-release-cooldown", "0",
                      "-cancel-cooldown", "30s")) {
             try (RawHttp raw = new RawHttp(shaper.port())) {
                 raw.send("POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}");
@@ -116,16 +135,19 @@ class SlotHoldTest {
             }
             RunningShaper.await("aborted", BOUND, () -> shaper.server().counters("default").snapshot().aborted() == 1);
             assertEquals(1, pool(shaper).inUse(), "the cancel cooldown holds the slot");
+            holdEndsAfter30s(time, shaper, s -> s.inUse() == 1, s -> s.idle() == 1);
         }
     }
 
     @Test
     void upstream429WithheldOneSlotUnderAdaptiveHeadroom() throws Exception {
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = answering(429);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", "3", "-release-cooldown", "0",
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-concurrency", "3", "-release-cooldown", "0",
                      "-failure-hold", "0", "-retry", "0", "-circuit-breaker=false", "-adaptive-headroom", "-adaptive-headroom-window", "30s")) {
             send(shaper);
             awaitPool(shaper, "effective limit lowered by one", s -> s.effectiveLimit() == 2 && s.inUse() == 0);
+            holdEndsAfter30s(time, shaper, s -> s.effectiveLimit() == 2, s -> s.effectiveLimit() == 3);
         }
     }
 

@@ -41,6 +41,7 @@ class SlotLeakTest {
                 ex.endChunks();
             });
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-concurrency", String.valueOf(LIMIT),
+                     // wall time: 300 clients need these cooldowns to keep ending; a clock moved for them would be a wall clock
                      "-release-cooldown", "20ms", "-cancel-cooldown", "20ms", "-queue-timeout", "0")) {
             Random random = new Random(20261129);
             List<Behaviour> plan = new ArrayList<>();

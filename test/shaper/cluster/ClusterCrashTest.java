@@ -22,6 +22,7 @@ import shaper.testing.ScriptedUpstream;
  * the survivor's queued requests are admitted in their arrival order, and the upstream never sees
  * more than the limit (a killed instance's exchanges end when its connections drop).
  */
+// Waits on wall time on purpose: the killed instance's leases expire on Redis's own clock, which no test clock can move.
 class ClusterCrashTest {
     private static final Duration LEASE = Duration.ofSeconds(2);
 

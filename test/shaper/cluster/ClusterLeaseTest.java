@@ -19,6 +19,7 @@ import shaper.testing.ScriptedUpstream;
  * A stream that outlives several lease periods keeps its permit: its instance renews it, so a
  * request queued on another instance reaches the upstream only after the stream has ended.
  */
+// Waits on wall time on purpose: a lease expires on Redis's own clock, which no test clock can move.
 class ClusterLeaseTest {
     private static final Duration BOUND = Duration.ofSeconds(20);
     private static final int EVENTS = 16;

@@ -29,6 +29,7 @@ import shaper.testing.RunningShaper;
  * (two backends with their own links, ids and subscriber connections) on one real Redis: the
  * bound, arrival order across instances, holds kept in Redis, depth, timeout, cancellation.
  */
+// Holds and cooldowns wait on wall time on purpose: they are kept in Redis and end on Redis's own clock.
 class ClusterLimiterSemanticsTest {
     private static final Duration BOUND = Duration.ofSeconds(10);
     private static RedisProcess redis;

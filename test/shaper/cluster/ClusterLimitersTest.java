@@ -50,7 +50,7 @@ class ClusterLimitersTest {
                 RunningShaper.await("route and gate slots held on the first instance", BOUND, () -> up.inFlight() == 2);
 
                 var routeQueued = Clients.getAsync(b.uri("/v1/route"));
-                RunningShaper.await("route waiter on the other instance", BOUND, () -> waitersOf(b, "GET /v1/route:1") == 1);
+                RunningShaper.await("route waiter on the other instance", BOUND, () -> waitersOf(b, "GET /v1/route") == 1);
                 var bigQueued = java.util.concurrent.CompletableFuture.supplyAsync(() -> post(b, "/v1/big", big));
                 RunningShaper.await("large-request waiter on the other instance", BOUND, () -> waitersOf(b, "large-request gate") == 1);
 

@@ -158,6 +158,7 @@ class ClusterQueueTest {
     void queueTimeoutAnswers504AndLeavesTheClusterQueue() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         try (ScriptedUpstream up = gatedHold(gate)) {
+            // wall time: a cluster ticket's wait is bounded by the JVM's clock (ClusterTicket), not yet the proxy's TimeSource
             RunningShaper[] s = pair(redis, "timeout" + (++namespaces), up, "-queue-timeout", "400ms");
             try {
                 var hold = Clients.getAsync(s[0].uri("/v1/hold"));

@@ -50,6 +50,35 @@ public final class ManualTimeSource implements TimeSource {
         }
     }
 
+    /**
+     * Moves time to the earliest pending task's due time, running it (and any due with it): the clock
+     * jumps from event to event as wall time would pass between them, without the waiting.
+     *
+     * @return false when no task is pending (time does not move)
+     */
+    public boolean advanceToNextTask() {
+        long target;
+        synchronized (this) {
+            Task next = tasks.peek();
+            if (next == null) {
+                return false;
+            }
+            target = Math.max(now, next.due);
+        }
+        advance(Duration.ofNanos(target - nanoTime()));
+        return true;
+    }
+
+    /**
+     * Whether a task is pending that falls due exactly {@code d} from now. A test that drives a running
+     * proxy waits for this before it moves time: a thread about to wait {@code d} (a queue timeout, a
+     * hold) has set its alarm, and other timers of other lengths cannot be mistaken for it.
+     */
+    public synchronized boolean hasTaskDueIn(Duration d) {
+        long due = now + d.toNanos();
+        return tasks.stream().anyMatch(t -> t.due == due);
+    }
+
     /** Tasks scheduled and not yet run or cancelled. */
     public synchronized int pending() {
         return tasks.size();

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.limit.ManualTimeSource;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
@@ -49,6 +50,7 @@ class MetricsExportTest {
         CountDownLatch gate = new CountDownLatch(1);
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch streamClientGone = new CountDownLatch(1);
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
                 String path = req.target();
                 if (path.startsWith("/v1/messages")) {
@@ -72,7 +74,7 @@ class MetricsExportTest {
                     ex.respond(200, "ok");
                 }
             });
-             RunningShaper shaper = RunningShaper.start("-metrics-bind", "127.0.0.1:0", "-upstream", up.url(),
+             RunningShaper shaper = RunningShaper.start(time, "-metrics-bind", "127.0.0.1:0", "-upstream", up.url(),
                      "-limit", "POST /v1/messages:1", "-queue-depth", "1", "-queue-timeout", "1500ms", "-retry", "0",
                      "-release-cooldown", "0")) {
             Scrape idle = Scrape.of(shaper);
@@ -92,6 +94,8 @@ class MetricsExportTest {
             assertTrue(waiting.value("shaper_route_oldest_queued_seconds", P, "default", "method", "POST", "path", "/v1/messages") >= 0);
             assertTrue(waiting.value("shaper_oldest_queued_seconds", P, "default") >= 0);
             assertEquals(429, send(shaper, "POST", "/v1/messages").statusCode(), "-queue-depth 1 is full");
+            RunningShaper.await("the waiter's alarm set", BOUND, () -> time.hasTaskDueIn(Duration.ofMillis(1500)));
+            time.advance(Duration.ofMillis(1500));
             assertEquals(504, queued.get(10, TimeUnit.SECONDS).statusCode(), "the waiter times out");
             gate.countDown();
             assertEquals(200, admitted.get(10, TimeUnit.SECONDS).statusCode());
@@ -129,7 +133,7 @@ class MetricsExportTest {
             assertFalse(after.has("shaper_route_oldest_queued_seconds"));
             assertEquals(9, after.value("shaper_exchange_duration_seconds_count", P, "default"));
             assertEquals(3, after.value("shaper_queue_wait_seconds_count", P, "default"), "only the three that asked a limiter");
-            assertTrue(after.value("shaper_queue_wait_seconds_sum", P, "default") >= 1.0, "the 504 waited 1.5 s");
+            assertTrue(after.value("shaper_queue_wait_seconds_sum", P, "default") >= 1.5, "the 504 waited 1.5 s");
             assertTrue(after.value("shaper_proxy_added_seconds_count", P, "default") >= 6);
             assertTrue(after.value("shaper_time_to_first_byte_seconds_count", P, "default") >= 8);
         }
@@ -137,14 +141,17 @@ class MetricsExportTest {
 
     @Test
     void aRequestWaitingOutARetryBackoffIsARetryInFlight() throws Exception {
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> ex.respond(500, "{\"error\":\"boom\"}", "Content-Type: application/json"));
-             RunningShaper shaper = RunningShaper.start("-metrics-bind", "127.0.0.1:0", "-upstream", up.url(), "-retry", "1",
+             RunningShaper shaper = RunningShaper.start(time, "-metrics-bind", "127.0.0.1:0", "-upstream", up.url(), "-retry", "1",
                      "-retry-wait-min", "1500ms", "-retry-wait-max", "1500ms", "-circuit-breaker=false")) {
             CompletableFuture<HttpResponse<String>> retried = sendAsync(shaper, "POST", "/v1/messages");
-            RunningShaper.await("in its backoff", BOUND, () -> shaper.server().journal("default").retriesInFlight() == 1);
+            RunningShaper.await("in its backoff", BOUND, () -> shaper.server().journal("default").retriesInFlight() == 1
+                    && time.hasTaskDueIn(Duration.ofMillis(1500)));
             Scrape during = Scrape.of(shaper);
             assertEquals(1, during.value("shaper_retries_in_flight", P, "default"));
             assertEquals(1, during.value("shaper_active", P, "default"));
+            time.advance(Duration.ofMillis(1500));
             assertEquals(500, retried.get(10, TimeUnit.SECONDS).statusCode());
             RunningShaper.await("recorded", BOUND, () -> shaper.server().journal("default").recent().size() == 1);
             Scrape after = Scrape.of(shaper);

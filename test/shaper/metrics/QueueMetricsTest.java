@@ -48,7 +48,7 @@ class QueueMetricsTest {
             var waiting = send(shaper, "/v1/messages?later", "background");
             var unknown = send(shaper, "/v1/messages?later", "urgent");
             RunningShaper.await("two waiters", BOUND, () -> shaper.server().journal("default").queued().size() == 2);
-            String route = "POST /v1/messages:2";
+            String route = "POST /v1/messages"; // the limiter label: the pattern without its limit
             Scrape s = Scrape.of(shaper);
             assertEquals(1, s.value("shaper_slots", "provider", "default", "limiter", route, "state", "held"));
             assertEquals(1, s.value("shaper_slots", "provider", "default", "limiter", route, "state", "active"));

@@ -8,12 +8,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.limit.ManualTimeSource;
 import shaper.testing.EchoWebSocketUpstream;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
@@ -140,12 +142,13 @@ class ExitPathRecordTest {
     void queueTimeoutIsOneFailedRecordThatWaited() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch holding = new CountDownLatch(1);
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
                 holding.countDown();
                 release.await(10, TimeUnit.SECONDS);
                 ex.respond(200, "late");
             });
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-concurrency", "1",
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-limit-all", "-concurrency", "1",
                      "-queue-timeout", "200ms", "-release-cooldown", "0")) {
             CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -155,7 +158,17 @@ class ExitPathRecordTest {
                 }
             });
             assertTrue(holding.await(10, TimeUnit.SECONDS));
-            assertEquals(504, post(shaper, "/v1/messages", "{}").statusCode());
+            CompletableFuture<HttpResponse<String>> second = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return post(shaper, "/v1/messages", "{}");
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            RunningShaper.await("the second request's queue alarm set", Duration.ofSeconds(10),
+                    () -> time.hasTaskDueIn(Duration.ofMillis(200)));
+            time.advance(Duration.ofMillis(200));
+            assertEquals(504, second.get(10, TimeUnit.SECONDS).statusCode());
             release.countDown();
             assertEquals(200, first.get(10, TimeUnit.SECONDS).statusCode());
             var records = Records.exactly(shaper, "default", 2);
@@ -163,7 +176,7 @@ class ExitPathRecordTest {
             assertEquals(EndReason.QUEUE_TIMEOUT, timedOut.reason());
             assertEquals(Outcome.FAILED, timedOut.outcome());
             assertEquals(0, timedOut.attempts());
-            assertTrue(timedOut.timings().queueWait().toMillis() >= 150, timedOut.timings().toString());
+            assertTrue(timedOut.timings().queueWait().toMillis() >= 200, timedOut.timings().toString());
             assertEquals(1, shaper.server().counters("default").snapshot().queueTimeouts());
             assertEquals(1, shaper.server().counters("default").snapshot().cleanProxied(), "the timeout is never clean");
         }

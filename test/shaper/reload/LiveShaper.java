@@ -25,20 +25,27 @@ final class LiveShaper implements AutoCloseable {
     final Reloader reloader;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    private LiveShaper(Path file, List<String> extra) {
+    /** @param time the proxy's one clock, or null for the system clock */
+    private LiveShaper(Path file, List<String> extra, shaper.limit.TimeSource time) {
         this.file = file;
         List<String> argv = new ArrayList<>(List.of("-config", file.toString(), "-bind", "127.0.0.1:0"));
         argv.addAll(extra);
         ConfigLoader.Loaded loaded = ConfigLoader.load(argv);
         Invocation.Run run = (Invocation.Run) loaded.invocation();
         PrintStream log = new PrintStream(out, true, StandardCharsets.UTF_8);
-        this.server = ShaperServer.start(run.config(), log, log);
+        this.server = time == null ? ShaperServer.start(run.config(), log, log) : ShaperServer.start(run.config(), log, log, System::getenv, time);
         this.reloader = LiveReload.reloader(argv, run, loaded.fileHash(), server);
     }
 
     static LiveShaper start(Path file, String yaml, String... extra) throws Exception {
         Files.writeString(file, yaml);
-        return new LiveShaper(file, List.of(extra));
+        return new LiveShaper(file, List.of(extra), null);
+    }
+
+    /** As {@link #start}, on {@code time}: breaker waits and holds move only when the test moves it. */
+    static LiveShaper start(shaper.limit.TimeSource time, Path file, String yaml, String... extra) throws Exception {
+        Files.writeString(file, yaml);
+        return new LiveShaper(file, List.of(extra), time);
     }
 
     /** Rewrites the file (by rename, as editors save) and reloads; returns whether it was applied. */

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import shaper.breaker.BreakerState;
 import shaper.limit.LimiterSnapshot;
+import shaper.limit.ManualTimeSource;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 
@@ -40,9 +41,11 @@ class BreakerGateTest {
     void breakerOpensRejectsLocallyAndRecoversThroughOneProbe() throws Exception {
         boolean[] failing = {true};
         AtomicInteger calls = new AtomicInteger();
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = switchable(500, failing, calls);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0", "-cb-threshold", "3",
-                     "-cb-open-timeout", "300ms", "-cb-penalty", "1ms", "-cb-max-penalty", "1ms", "-release-cooldown", "0")) {
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-retry", "0", "-cb-threshold", "3",
+                     "-cb-open-timeout", "1h", "-cb-max-open-timeout", "2h", "-cb-penalty", "1ms", "-cb-max-penalty", "1ms",
+                     "-release-cooldown", "0")) {
             for (int i = 0; i < 3; i++) {
                 assertEquals(500, post(shaper, "/v1/messages", "{}").statusCode());
             }
@@ -59,13 +62,10 @@ class BreakerGateTest {
                     () -> shaper.server().counters("default").snapshot().circuitRejected() == 1);
 
             failing[0] = false;
-            RunningShaper.await("a probe gets through and closes the circuit", BOUND, () -> {
-                try {
-                    return post(shaper, "/v1/messages", "{}").statusCode() == 200;
-                } catch (Exception e) {
-                    return false;
-                }
-            });
+            time.advance(Duration.ofMinutes(59));
+            assertEquals(503, post(shaper, "/v1/messages", "{}").statusCode(), "still open a minute before the probe");
+            time.advance(Duration.ofMinutes(1));
+            assertEquals(200, post(shaper, "/v1/messages", "{}").statusCode(), "the open timeout is over: a probe gets through");
             assertEquals(4, calls.get(), "exactly one probe reached the upstream");
             RunningShaper.await("circuit closed", BOUND, () -> shaper.server().breaker("default").state() == BreakerState.CLOSED);
         }
@@ -89,8 +89,9 @@ class BreakerGateTest {
     void phantomPenaltyHoldsTheSlotAndDelaysTheNextAdmission() throws Exception {
         boolean[] failing = {true};
         AtomicInteger calls = new AtomicInteger();
+        ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = switchable(503, failing, calls);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0", "-concurrency", "1",
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url(), "-retry", "0", "-concurrency", "1", "-queue-timeout", "1h",
                      "-release-cooldown", "0", "-cb-penalty", "30s", "-cb-max-penalty", "30s", "-failure-hold", "0")) {
             assertEquals(503, post(shaper, "/v1/messages", "{}").statusCode());
             failing[0] = false;
@@ -101,7 +102,11 @@ class BreakerGateTest {
             RunningShaper.await("the next request waits behind the penalty", BOUND, () -> pool(shaper).waiters() == 1);
             assertEquals(1, calls.get(), "it has not reached the upstream");
             assertTrue(!next.isDone());
-            next.cancel(true);
+            time.advance(Duration.ofSeconds(29));
+            assertEquals(1, pool(shaper).waiters(), "still behind the penalty a second before it ends");
+            time.advance(Duration.ofSeconds(1));
+            assertEquals(200, next.get(10, TimeUnit.SECONDS).statusCode(), "admitted once the penalty is over");
+            assertEquals(2, calls.get());
         }
     }
 

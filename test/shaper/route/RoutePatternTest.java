@@ -32,7 +32,16 @@ class RoutePatternTest {
         assertNull(p.group());
         assertEquals(2, p.limit());
         assertEquals(List.of("users", "a@b", "items"), p.segments());
-        assertEquals("POST /users/a@b/items:2", p.limiterKey());
+        assertEquals("POST /users/a@b/items", p.limiterKey(), "the limiter key leaves the limit out");
+    }
+
+    @Test
+    void theNamesOfTheProvidersOwnLimitersAreNotGroupNames() {
+        for (String group : List.of("default", "global", "large-request gate")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RoutePattern.parse("POST /x:1@" + group));
+            assertTrue(e.getMessage().contains("reserved"), e.getMessage());
+        }
+        assertEquals("defaults", RoutePattern.parse("POST /x:1@defaults").group());
     }
 
     @Test

@@ -55,14 +55,14 @@ class RouteTableTest {
     }
 
     @Test
-    void ungroupedPatternIsItsOwnLimiterKeyedByRawText() {
+    void ungroupedPatternIsItsOwnLimiterKeyedByMethodAndPathWithoutTheLimit() {
         RouteTable table = RouteTable.of(List.of("POST /chat/completions:2", "POST /embeddings"));
         RouteMatch chat = table.match("POST", "/openai/deployments/x/chat/completions").orElseThrow();
-        assertEquals("POST /chat/completions:2", chat.limiterKey());
+        assertEquals("POST /chat/completions", chat.limiterKey());
         assertEquals(2, chat.limit());
         assertFalse(chat.usesDefaultPool());
         assertTrue(table.match("POST", "/v1/embeddings").orElseThrow().usesDefaultPool());
-        assertEquals(List.of(new RouteClass("POST /chat/completions:2", 2), new RouteClass("POST /embeddings", 0)),
+        assertEquals(List.of(new RouteClass("POST /chat/completions", 2), new RouteClass("POST /embeddings", 0)),
                 table.limiterClasses());
     }
 
@@ -109,7 +109,7 @@ class RouteTableTest {
         assertTrue(m.unlimited());
         assertFalse(m.usesDefaultPool());
         assertEquals(0, m.limit());
-        assertEquals(List.of(new RouteClass("POST /messages:2", 2)), table.limiterClasses());
+        assertEquals(List.of(new RouteClass("POST /messages", 2)), table.limiterClasses());
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.limit.ManualTimeSource;
 import shaper.observe.EndReason;
 import shaper.observe.InFlight;
 import shaper.testing.RawHttp;
@@ -29,6 +30,17 @@ class BudgetQueueTest {
         });
     }
 
+    /**
+     * A request that waits for tokens until its 30s queue timeout, which the test's clock reaches at
+     * once: the bucket (one request, or 500 tokens, a minute) has not refilled enough by then.
+     */
+    private static HttpResponse<String> timedOut(TokenFixture f, ManualTimeSource time, String body) throws Exception {
+        CompletableFuture<HttpResponse<String>> waiting = postAsync(f, "/v1/messages", body);
+        RunningShaper.await("the waiter's 30s alarm set", TokenFixture.BOUND, () -> time.hasTaskDueIn(Duration.ofSeconds(30)));
+        time.advance(Duration.ofSeconds(30));
+        return waiting.get(20, TimeUnit.SECONDS);
+    }
+
     private static void awaitQueued(TokenFixture f, int n) {
         RunningShaper.await(n + " queued", TokenFixture.BOUND, () -> f.shaper.server().journal("default").inFlight().stream()
                 .filter(i -> i.state() == InFlight.State.QUEUED).count() == n);
@@ -36,9 +48,10 @@ class BudgetQueueTest {
 
     @Test
     void aTokenWaiterTimesOutWith504AndTheOriginalText() throws Exception {
-        try (TokenFixture f = TokenFixture.start("/", "-rpm", "1", "-queue-timeout", "300ms")) {
+        ManualTimeSource time = new ManualTimeSource();
+        try (TokenFixture f = TokenFixture.start(time, "/", "-rpm", "1", "-queue-timeout", "30s")) {
             assertEquals(200, f.post("/v1/messages", BODY).statusCode());
-            HttpResponse<String> second = f.post("/v1/messages", BODY);
+            HttpResponse<String> second = timedOut(f, time, BODY);
             assertEquals(504, second.statusCode());
             assertEquals("queue timeout\n", second.body());
         }
@@ -79,21 +92,23 @@ class BudgetQueueTest {
 
     @Test
     void freeRoutesNeverWaitForTokens() throws Exception {
-        try (TokenFixture f = TokenFixture.start("/", "-rpm", "1", "-queue-timeout", "300ms")) {
+        ManualTimeSource time = new ManualTimeSource();
+        try (TokenFixture f = TokenFixture.start(time, "/", "-rpm", "1", "-queue-timeout", "30s")) {
             assertEquals(200, f.post("/v1/messages", BODY).statusCode());
             assertEquals(200, f.post("/v1/messages/count_tokens", BODY).statusCode());
             assertEquals(200, TokenFixture.CLIENT.send(java.net.http.HttpRequest.newBuilder(f.shaper.uri("/v1/models")).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode());
-            assertEquals(504, f.post("/v1/messages", BODY).statusCode(), "while a completion still waits");
+            assertEquals(504, timedOut(f, time, BODY).statusCode(), "while a completion still waits");
         }
     }
 
     @Test
     void aRequestLargerThanTheWholeBucketIsAdmittedWhenItIsFull() throws Exception {
         String big = BODY.replace("\"hi\"", "\"" + "x".repeat(8000) + "\"");
-        try (TokenFixture f = TokenFixture.start("/", "-itpm", "500", "-queue-timeout", "300ms")) {
+        ManualTimeSource time = new ManualTimeSource();
+        try (TokenFixture f = TokenFixture.start(time, "/", "-itpm", "500", "-queue-timeout", "30s")) {
             assertEquals(200, f.post("/v1/messages", big).statusCode(), "2000 tokens pass a full bucket of 500");
-            assertEquals(504, f.post("/v1/messages", BODY).statusCode(), "the debt is paid back first");
+            assertEquals(504, timedOut(f, time, BODY).statusCode(), "the debt is paid back first");
         }
     }
 }

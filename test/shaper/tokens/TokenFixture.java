@@ -30,13 +30,19 @@ final class TokenFixture implements AutoCloseable {
 
     /** The proxy on {@code upstreamPath} of a fresh probe, with {@code flags} (provider scope) and metrics. */
     static TokenFixture start(String upstreamPath, String... flags) {
+        return start(null, upstreamPath, flags);
+    }
+
+    /** As above, on {@code time} (null: the system clock): buckets refill and waits end when the test moves it. */
+    static TokenFixture start(shaper.limit.TimeSource time, String upstreamPath, String... flags) {
         ProbeConfig d = ProbeConfig.defaults(0);
         ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), d.reply(), d.failures(), d.retryAfter(),
                 d.sseInterval(), d.slowDelay(), d.burstStatus(), new ProbeConfig.RateLimitDefaults(50, 30_000, 8_000, 8)));
         List<String> argv = new ArrayList<>(List.of("-metrics-bind", "127.0.0.1:0", "-upstream", probe.uri(upstreamPath).toString()));
         argv.addAll(List.of(flags));
         try {
-            return new TokenFixture(probe, RunningShaper.start(argv.toArray(String[]::new)));
+            String[] args = argv.toArray(String[]::new);
+            return new TokenFixture(probe, time == null ? RunningShaper.start(args) : RunningShaper.start(time, args));
         } catch (RuntimeException e) {
             probe.stop();
             throw e;

@@ -32,6 +32,7 @@ class ToastTest {
             }
         });
              TmuxSession tmux = TmuxSession.start(40, 12)) {
+            // wall time: the proxy runs in its own process under tmux, where no test clock reaches
             TuiProcess shaper = TuiProcess.start(tmux, "-upstream", up.url(), "-retry", "0", "-cb-threshold", "1",
                     "-cb-open-timeout", "1s");
             assertEquals(503, shaper.get("/v1/fail").get(60, TimeUnit.SECONDS).statusCode());
