@@ -24,9 +24,13 @@ final class DashboardView {
         List<AttributedString> out = new ArrayList<>();
         double rate = c.throughput().perSecond(p.name(), c.frame().at());
         TokenFrame t = p.tokens();
-        out.add(new Line(w).add(" Throughput (10s)  ", theme.title()).add(Format.rate(rate) + " req/s", theme.accent())
-                .add("   " + Format.count(t.perMinute()) + " tok/min", theme.accent())
-                .add(" (in " + Format.count(t.inPerMinute()) + " · out " + Format.count(t.outPerMinute()) + ")", theme.dim()).build());
+        Line top = new Line(w).add(" Throughput (10s)  ", theme.title()).add(Format.rate(rate) + " req/s", theme.accent());
+        String perMinute = "   " + Format.count(t.perMinute()) + " tok/min";
+        String split = " (in " + Format.count(t.inPerMinute()) + " · out " + Format.count(t.outPerMinute()) + ")";
+        if (top.left() >= Line.columns(perMinute)) { // a narrow terminal keeps req/s whole rather than a clipped tok/min
+            top.add(perMinute, theme.accent()).add(split, theme.dim());
+        }
+        out.add(top.build());
         String spark = Bars.sparkline(c.throughput().slots(p.name(), c.frame().at()), Math.min(Throughput.SLOTS, w - 2));
         out.add(new Line(w).add(" ", theme.text()).add(spark, theme.accent()).build());
         out.add(Line.blank(w));
