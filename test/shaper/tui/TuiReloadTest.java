@@ -21,7 +21,7 @@ import shaper.testing.ScriptedUpstream;
  */
 // the first tmux test of a run compiles Shaper.java, minutes on a busy machine
 @Timeout(value = 420, unit = TimeUnit.SECONDS)
-class ReloadProvidersTest {
+class TuiReloadTest {
     private static final Duration SHOWN = Duration.ofSeconds(30);
 
     @Test
