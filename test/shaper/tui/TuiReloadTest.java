@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -34,14 +33,14 @@ class TuiReloadTest {
             String before = tmux.screen();
             assertTrue(!before.contains("beta"), "one provider at start:\n" + before);
 
-            save(file, providers(up, "alpha", "beta"));
+            ReloadToastTest.save(file, providers(up, "alpha", "beta"));
             tmux.await("the added provider's chip", SHOWN, s -> s.contains(" alpha 0/4 ")
                     && s.contains(" beta 0/4"));
             assertEquals(200, shaper.get("/beta/x").get(60, TimeUnit.SECONDS).statusCode());
             tmux.keys("Tab");
             tmux.await("the added provider's own dashboard", SHOWN, s -> s.contains("━━ Dashboard · beta") && s.contains("2xx 1"));
 
-            save(file, providers(up, "beta"));
+            ReloadToastTest.save(file, providers(up, "beta"));
             tmux.await("the removed provider gone", SHOWN, s -> !s.contains("alpha") && !s.contains("Dashboard · beta")
                 && s.contains("━━ Dashboard") && s.contains("2xx 1"));
 
@@ -57,12 +56,5 @@ class TuiReloadTest {
                     .append("\n    concurrency: 4\n");
         }
         return sb.toString();
-    }
-
-    /** Writes a sibling and renames it over the file, as an editor's save does. */
-    private static void save(Path file, String text) throws Exception {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }
