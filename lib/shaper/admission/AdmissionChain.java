@@ -32,12 +32,14 @@ public final class AdmissionChain {
     private final AdmissionConfig config;
     private final SlotQueue queue;
     private final List<AdmissionLink> links;
+    private final HeldSlots held;
 
-    private AdmissionChain(ProviderLimiters limiters, AdmissionConfig config, SlotQueue queue, List<AdmissionLink> links) {
+    private AdmissionChain(ProviderLimiters limiters, AdmissionConfig config, SlotQueue queue, List<AdmissionLink> links, HeldSlots held) {
         this.limiters = limiters;
         this.config = config;
         this.queue = queue;
         this.links = List.copyOf(links);
+        this.held = held;
     }
 
     /** The standard chain: circuit breaker, route or default pool, global limiter, large-request gate, token budget. */
@@ -45,14 +47,14 @@ public final class AdmissionChain {
                                           DisconnectWatcher watcher) {
         SlotQueue queue = new SlotQueue(config, time, watcher);
         return new AdmissionChain(limiters, config, queue, List.of(new CircuitBreakerLink(breaker), LimiterLink.route(queue),
-                LimiterLink.global(queue), LimiterLink.largeRequestGate(queue), LimiterLink.budget(queue)));
+                LimiterLink.global(queue), LimiterLink.largeRequestGate(queue), LimiterLink.budget(queue)), new HeldSlots(time));
     }
 
     /** This chain with {@code link} asked last. */
     public AdmissionChain then(AdmissionLink link) {
         List<AdmissionLink> more = new ArrayList<>(links);
         more.add(link);
-        return new AdmissionChain(limiters, config, queue, more);
+        return new AdmissionChain(limiters, config, queue, more, held);
     }
 
     /**
@@ -122,7 +124,7 @@ public final class AdmissionChain {
                 case LinkResult.Pass p -> { }
             }
         }
-        return new Verdict.Admitted(breaker, new Slots(cls, permits, config));
+        return new Verdict.Admitted(breaker, new Slots(cls, permits, config, this.held));
     }
 
     /**
@@ -131,6 +133,11 @@ public final class AdmissionChain {
      */
     public void drain() {
         queue.drain();
+    }
+
+    /** Why the provider's slots are held now (failure hold, phantom penalty, cancel cooldown), for the dashboard. */
+    public HeldSlots held() {
+        return held;
     }
 
     /** The limiters behind the links, for snapshots. */

@@ -24,12 +24,19 @@ public final class Slots {
     private final AdmissionClass cls;
     private final List<Permit> permits;
     private final AdmissionConfig config;
+    private final HeldSlots held;
     private boolean disposed;
 
     Slots(AdmissionClass cls, List<Permit> permits, AdmissionConfig config) {
+        this(cls, permits, config, null);
+    }
+
+    /** @param held where a hold is noted with its reason, for the dashboard; null notes nothing */
+    Slots(AdmissionClass cls, List<Permit> permits, AdmissionConfig config, HeldSlots held) {
         this.cls = cls;
         this.permits = List.copyOf(permits);
         this.config = config;
+        this.held = held;
     }
 
     /**
@@ -60,10 +67,22 @@ public final class Slots {
         if (config.adaptiveHeadroom() && end.reachedUpstream() && end.status() == 429 && cls.owner() != null) {
             cls.owner().onRateLimited();
         }
-        Duration hold = hold(end, penalty);
+        Duration[] asked = new Duration[1]; // the penalty, asked at most once and only when hold() needs it
+        Duration hold = hold(end, () -> asked[0] = penalty.get());
+        if (held != null && hold.isPositive() && !permits.isEmpty()) {
+            held.started(reason(end, asked[0]), hold);
+        }
         for (Permit p : permits) {
             p.releaseAfter(hold);
         }
+    }
+
+    /** Why {@link #hold} holds (called only when it does). */
+    private static HeldSlots.Reason reason(ExchangeEnd end, Duration penalty) {
+        if (end.reachedUpstream() && end.upstreamFailure() && !end.suppressedAbort()) {
+            return penalty != null && penalty.isPositive() ? HeldSlots.Reason.PHANTOM_PENALTY : HeldSlots.Reason.FAILURE_HOLD;
+        }
+        return HeldSlots.Reason.CANCEL_COOLDOWN;
     }
 
     Duration hold(ExchangeEnd end, Supplier<Duration> penalty) {

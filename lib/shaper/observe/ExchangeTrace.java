@@ -185,7 +185,8 @@ public final class ExchangeTrace {
         java.util.function.Supplier<String> what = waitingFor;
         String wait = !waiting ? "" : what == null ? InFlight.SLOT : what.get();
         return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
-                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait);
+                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait,
+                priorityClass);
     }
 
     boolean retrying() {

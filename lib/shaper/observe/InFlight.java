@@ -19,16 +19,17 @@ import java.util.Objects;
  * @param retrying on a second or later attempt, or waiting out a retry backoff
  * @param waitingFor what a queued exchange waits for ({@value #SLOT}, or {@code waiting for tokens (input)} and the
  *                 other budget kinds); empty once admitted
+ * @param priorityClass the priority class it queues (or queued) in; empty when the provider declares no classes
  */
 public record InFlight(long id, String method, String path, RouteKind route, String routeKey, State state, Instant since, Duration age,
-                       int attempts, boolean retrying, String waitingFor) {
+                       int attempts, boolean retrying, String waitingFor, String priorityClass) {
     /** What a queued exchange waits for unless a budget says otherwise. */
     public static final String SLOT = "waiting for a slot";
 
     /** A view without a stated wait: a slot while queued. */
     public InFlight(long id, String method, String path, RouteKind route, String routeKey, State state, Instant since, Duration age,
                     int attempts, boolean retrying) {
-        this(id, method, path, route, routeKey, state, since, age, attempts, retrying, state == State.QUEUED ? SLOT : "");
+        this(id, method, path, route, routeKey, state, since, age, attempts, retrying, state == State.QUEUED ? SLOT : "", "");
     }
 
     /** Where an unfinished exchange is. */
@@ -48,5 +49,6 @@ public record InFlight(long id, String method, String path, RouteKind route, Str
         Objects.requireNonNull(since, "since");
         Objects.requireNonNull(age, "age");
         Objects.requireNonNull(waitingFor, "waitingFor");
+        Objects.requireNonNull(priorityClass, "priorityClass");
     }
 }

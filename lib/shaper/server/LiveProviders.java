@@ -88,8 +88,8 @@ public final class LiveProviders implements ReloadTarget {
         return current.stream().map(ProviderAssembly::config).toList();
     }
 
-    /** The providers in force, in configuration order. */
-    List<ProviderAssembly> current() {
+    /** The providers in force, in configuration order (one list: a reload replaces it whole, so it never mixes generations). */
+    public List<ProviderAssembly> current() {
         return current;
     }
 

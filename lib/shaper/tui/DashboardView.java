@@ -23,11 +23,18 @@ final class DashboardView {
         int w = c.width();
         List<AttributedString> out = new ArrayList<>();
         double rate = c.throughput().perSecond(p.name(), c.frame().at());
-        out.add(new Line(w).add(" Throughput (10s)  ", theme.title()).add(Format.rate(rate) + " req/s", theme.accent()).build());
+        TokenFrame t = p.tokens();
+        Line top = new Line(w).add(" Throughput (10s)  ", theme.title()).add(Format.rate(rate) + " req/s", theme.accent());
+        String perMinute = "   " + Format.count(t.perMinute()) + " tok/min";
+        String split = " (in " + Format.count(t.inPerMinute()) + " · out " + Format.count(t.outPerMinute()) + ")";
+        if (top.left() >= Line.columns(perMinute)) { // a narrow terminal keeps req/s whole rather than a clipped tok/min
+            top.add(perMinute, theme.accent()).add(split, theme.dim());
+        }
+        out.add(top.build());
         String spark = Bars.sparkline(c.throughput().slots(p.name(), c.frame().at()), Math.min(Throughput.SLOTS, w - 2));
         out.add(new Line(w).add(" ", theme.text()).add(spark, theme.accent()).build());
         out.add(Line.blank(w));
-        out.add(Gauges.concurrency(theme, "Concurrency", p.active(), p.capacity(), w));
+        out.add(Gauges.concurrency(theme, "Concurrency", p, w));
         out.add(Gauges.queue(theme, "Queue Depth", p.queued(), Math.max(1, p.capacity() * 4), p.oldestQueued(), w));
         out.add(Line.blank(w));
         out.add(new Line(w).add(" Status Distribution", theme.title()).build());
@@ -62,13 +69,20 @@ final class DashboardView {
         return l.build();
     }
 
+    /** "○ queued  limited  [class]  GET  2.2s  /path  waiting for tokens (input)": the class when classes are declared. */
     static AttributedString inFlight(Theme theme, InFlightRow r, int w) {
-        return new Line(w).add("   ", theme.text())
+        Line l = new Line(w).add("   ", theme.text())
                 .cell(r.queued() ? "○ queued" : "● active", 10, r.queued() ? theme.warn() : theme.ok())
-                .cell(r.limited() ? "limited" : "pass", 9, theme.dim())
-                .cell(r.method(), 8, theme.text())
-                .cellRight(Format.duration(r.age()), 8, theme.accent()).add("  ", theme.text())
-                .add(r.path(), theme.text()).build();
+                .cell(r.limited() ? "limited" : "pass", 9, theme.dim());
+        if (!r.priorityClass().isEmpty()) {
+            l.cell(r.priorityClass(), 13, theme.accent());
+        }
+        l.cell(r.method(), 8, theme.text())
+                .cellRight(Format.duration(r.age()), 8, theme.accent()).add("  ", theme.text()).add(r.path(), theme.text());
+        if (r.queued() && !r.waitingFor().isEmpty()) {
+            l.add("  " + r.waitingFor(), theme.warn());
+        }
+        return l.build();
     }
 
     private static AttributedString pair(Theme theme, String a, long av, String b, long bv, int w) {

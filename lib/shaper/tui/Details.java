@@ -18,6 +18,14 @@ final class Details {
         l.add("arrived " + Format.clock(r.arrived(), zone) + "   total " + Format.duration(r.total()));
         l.add("queue " + Format.duration(r.queue()) + "   ttfb " + Format.duration(r.ttfb()) + "   download "
                 + (r.aborted() ? "- (aborted)" : Format.duration(r.download())));
+        if (!r.priorityClass().isEmpty() || !r.model().isEmpty()) {
+            l.add((r.priorityClass().isEmpty() ? "" : "class " + r.priorityClass() + "   ") + (r.model().isEmpty() ? "" : "model " + r.model()));
+        }
+        if (r.usage().source() != shaper.usage.TokenUsage.Source.NONE) {
+            shaper.usage.TokenUsage u = r.usage();
+            l.add("tokens in " + u.input() + "   out " + u.output() + "   cache read " + u.cacheRead() + "   cache write " + u.cacheWrite()
+                    + (u.source() == shaper.usage.TokenUsage.Source.ESTIMATED ? "   (estimated)" : ""));
+        }
         l.add("type " + r.kind().label() + " (" + (r.contentType().isEmpty() ? "none" : r.contentType()) + ")   size "
                 + Format.size(r.responseBytes()));
         l.add("");

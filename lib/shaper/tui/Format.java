@@ -58,6 +58,22 @@ final class Format {
         return perSecond < 100 ? String.format(Locale.ROOT, "%.1f", perSecond) : String.valueOf(Math.round(perSecond));
     }
 
+    /** {@code 950}, {@code 12.3k}, {@code 456k}, {@code 7.8M}: token counts for narrow columns. */
+    static String count(long n) {
+        long a = Math.abs(n);
+        if (a < 1000) {
+            return String.valueOf(n);
+        }
+        String[] units = {"k", "M", "G"};
+        double v = n;
+        int u = -1;
+        while (Math.abs(v) >= 1000 && u < units.length - 1) {
+            v /= 1000;
+            u++;
+        }
+        return Math.abs(v) < 100 ? String.format(Locale.ROOT, "%.1f%s", v, units[u]) : String.format(Locale.ROOT, "%d%s", Math.round(v), units[u]);
+    }
+
     /** Local wall-clock time, {@code HH:mm:ss}. */
     static String clock(Instant t, ZoneId zone) {
         return CLOCK.format(t.atZone(zone));

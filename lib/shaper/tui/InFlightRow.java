@@ -11,11 +11,22 @@ import java.util.Objects;
  * @param limited whether it holds (or waits for) a concurrency slot; otherwise passthrough
  * @param queued  whether it is still waiting for a slot
  * @param age     time since it arrived
+ * @param waitingFor while queued, {@code waiting for a slot} or {@code waiting for tokens (input)} and the other
+ *                budget kinds; "" once admitted
+ * @param priorityClass the priority class it queues in, "" when the provider declares none
  */
-public record InFlightRow(String method, String path, boolean limited, boolean queued, Duration age) {
+public record InFlightRow(String method, String path, boolean limited, boolean queued, Duration age, String waitingFor,
+                          String priorityClass) {
+    /** A row without a stated wait or class. */
+    public InFlightRow(String method, String path, boolean limited, boolean queued, Duration age) {
+        this(method, path, limited, queued, age, "", "");
+    }
+
     public InFlightRow {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(age, "age");
+        Objects.requireNonNull(waitingFor, "waitingFor");
+        Objects.requireNonNull(priorityClass, "priorityClass");
     }
 }

@@ -8,7 +8,7 @@ import java.util.Set;
 import shaper.observe.ExchangeRecord;
 import shaper.observe.Header;
 import shaper.observe.InFlight;
-import shaper.server.ShaperServer;
+import shaper.observe.Journal;
 
 /**
  * Copies a provider's journal (recent finished exchanges and the exchanges still in flight) into the
@@ -23,8 +23,8 @@ final class JournalRows {
      * a row once made is taken from {@code made} (by journal id) next time; {@code made} is left
      * holding the rows of this call only.
      */
-    static List<RequestRow> recent(ShaperServer server, String provider, Set<Long> hidden, Map<Long, RequestRow> made) {
-        List<ExchangeRecord> records = server.journal(provider).recent();
+    static List<RequestRow> recent(Journal journal, Set<Long> hidden, Map<Long, RequestRow> made) {
+        List<ExchangeRecord> records = journal.recent();
         List<RequestRow> rows = new ArrayList<>(records.size());
         Map<Long, RequestRow> now = new java.util.HashMap<>();
         for (ExchangeRecord r : records) {
@@ -41,12 +41,12 @@ final class JournalRows {
     }
 
     /** Exchanges still running, oldest first. */
-    static List<InFlightRow> inFlight(ShaperServer server, String provider) {
-        List<InFlight> views = server.journal(provider).inFlight();
+    static List<InFlightRow> inFlight(Journal journal) {
+        List<InFlight> views = journal.inFlight();
         List<InFlightRow> rows = new ArrayList<>(views.size());
         for (InFlight f : views) {
             rows.add(new InFlightRow(f.method(), f.path(), f.route() == shaper.observe.RouteKind.LIMITED,
-                    f.state() == InFlight.State.QUEUED, f.age()));
+                    f.state() == InFlight.State.QUEUED, f.age(), f.waitingFor(), f.priorityClass()));
         }
         return rows;
     }
@@ -57,7 +57,8 @@ final class JournalRows {
                 r.attempts(), r.timings().queueWait(), r.timings().ttfb().orElse(null),
                 r.aborted() ? null : r.timings().download().orElse(null), r.timings().duration(), r.contentType(),
                 r.responseBytes(), headers(r.requestHeaders()), headers(r.upstreamHeaders()), headers(r.responseHeaders()),
-                preview(r.requestBody()), preview(r.responseBody()), model(r.requestBody()));
+                preview(r.requestBody()), preview(r.responseBody()),
+                model(r.requestBody()).isEmpty() ? r.usage().model() : model(r.requestBody()), r.priorityClass(), r.usage());
     }
 
     /** The top-level-looking {@code "model": "…"} of a JSON request body preview, "" when none. Display only. */

@@ -25,15 +25,28 @@ import shaper.observe.ExchangeCounters;
  * @param requests    recent finished exchanges, newest first
  * @param inFlight    exchanges still running, oldest first
  * @param routeStats  totals per route seen, busiest first
+ * @param slots       held slots with their reasons, and how the limits moved
+ * @param tokens      usage per model, tokens per minute, the upstream's stated rate limits, the budget
  */
 public record ProviderFrame(String name, String prefix, String upstream, LimiterSnapshot pool, List<LimiterSnapshot> routes,
                             LimiterSnapshot global, LimiterSnapshot gate, BreakerSnapshot breaker,
                             ExchangeCounters.Snapshot counters, List<RequestRow> requests, List<InFlightRow> inFlight,
-                            List<RouteStat> routeStats) {
+                            List<RouteStat> routeStats, SlotDetail slots, TokenFrame tokens) {
+    /** A provider with no held slots, no moved limit and no token usage. */
+    public ProviderFrame(String name, String prefix, String upstream, LimiterSnapshot pool, List<LimiterSnapshot> routes,
+                         LimiterSnapshot global, LimiterSnapshot gate, BreakerSnapshot breaker,
+                         ExchangeCounters.Snapshot counters, List<RequestRow> requests, List<InFlightRow> inFlight,
+                         List<RouteStat> routeStats) {
+        this(name, prefix, upstream, pool, routes, global, gate, breaker, counters, requests, inFlight, routeStats, SlotDetail.NONE,
+                TokenFrame.EMPTY);
+    }
+
     public ProviderFrame {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(counters, "counters");
+        Objects.requireNonNull(slots, "slots");
+        Objects.requireNonNull(tokens, "tokens");
         routes = List.copyOf(routes);
         requests = List.copyOf(requests);
         inFlight = List.copyOf(inFlight);
@@ -59,9 +72,19 @@ public record ProviderFrame(String name, String prefix, String upstream, Limiter
         return all;
     }
 
-    /** Slots in use on the route limiters and the default pool. */
+    /** Slots serving an exchange on the route limiters and the default pool (held ones are not serving). */
     public int active() {
-        return slotLimiters().stream().mapToInt(LimiterSnapshot::inUse).sum();
+        return slotLimiters().stream().mapToInt(l -> l.inUse() - slots.held(l.name())).sum();
+    }
+
+    /** Slots of those limiters held after their exchange ended (failure hold, phantom penalty, cancel cooldown). */
+    public int held() {
+        return slotLimiters().stream().mapToInt(l -> slots.held(l.name())).sum();
+    }
+
+    /** Slots of those limiters in their release cooldown. */
+    public int cooling() {
+        return slotLimiters().stream().mapToInt(LimiterSnapshot::cooling).sum();
     }
 
     /** The slots those limiters offer. */

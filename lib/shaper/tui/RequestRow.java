@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
+import shaper.usage.TokenUsage;
+
 /**
  * One finished exchange as the Requests and Network tabs and the detail overlay show it: the
  * dashboard's own copy, filled by {@link ServerFrames} from the proxy's journal.
@@ -34,13 +36,26 @@ import java.util.Objects;
  * @param requestPreview  the first bytes of the request body as text, "" when none was kept
  * @param responsePreview the first bytes of the response body as text, "" when none was kept
  * @param model           the {@code model} the request body names, "" when none
+ * @param priorityClass   the priority class it queued in, "" when the provider declares none
+ * @param usage           the tokens it used (reported or estimated), {@link TokenUsage#NONE} when none
  */
 public record RequestRow(long id, Instant arrived, String method, String url, int status, boolean limited,
                          boolean aborted, String outcome, String reason, int attempts, Duration queue, Duration ttfb,
                          Duration download, Duration total, String contentType, long responseBytes,
                          List<Map.Entry<String, String>> requestHeaders, List<Map.Entry<String, String>> upstreamHeaders,
                          List<Map.Entry<String, String>> responseHeaders, String requestPreview, String responsePreview,
-                         String model) {
+                         String model, String priorityClass, TokenUsage usage) {
+    /** A row of an exchange with no priority class and no usage. */
+    public RequestRow(long id, Instant arrived, String method, String url, int status, boolean limited,
+                      boolean aborted, String outcome, String reason, int attempts, Duration queue, Duration ttfb,
+                      Duration download, Duration total, String contentType, long responseBytes,
+                      List<Map.Entry<String, String>> requestHeaders, List<Map.Entry<String, String>> upstreamHeaders,
+                      List<Map.Entry<String, String>> responseHeaders, String requestPreview, String responsePreview,
+                      String model) {
+        this(id, arrived, method, url, status, limited, aborted, outcome, reason, attempts, queue, ttfb, download, total, contentType,
+                responseBytes, requestHeaders, upstreamHeaders, responseHeaders, requestPreview, responsePreview, model, "", TokenUsage.NONE);
+    }
+
     public RequestRow {
         Objects.requireNonNull(arrived, "arrived");
         Objects.requireNonNull(method, "method");
@@ -54,6 +69,8 @@ public record RequestRow(long id, Instant arrived, String method, String url, in
         upstreamHeaders = List.copyOf(upstreamHeaders);
         responseHeaders = List.copyOf(responseHeaders);
         model = model == null ? "" : model;
+        priorityClass = priorityClass == null ? "" : priorityClass;
+        usage = usage == null ? TokenUsage.NONE : usage;
         requestPreview = requestPreview == null ? "" : requestPreview;
         responsePreview = responsePreview == null ? "" : responsePreview;
     }

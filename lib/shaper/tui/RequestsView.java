@@ -7,11 +7,14 @@ import java.util.Locale;
 import org.jline.utils.AttributedString;
 
 /**
- * Tab 2: recent finished exchanges, newest first, with Time, Method, St, Duration and Path columns and
+ * Tab 2: recent finished exchanges, newest first, with Time, Method, St, Duration, Class (when the
+ * provider declares priority classes) and Path columns and
  * {@code [aborted]} after the path of an exchange that did not complete. {@code /} filters on the
  * text of a row; Enter opens its details.
  */
 final class RequestsView {
+    /** The Class column's width, shown when the provider declares priority classes. */
+    private static final int CLASS = 13;
     private RequestsView() {
     }
 
@@ -20,12 +23,16 @@ final class RequestsView {
         int w = c.width();
         List<RequestRow> rows = matching(c.provider().requests(), c.state().filter());
         List<AttributedString> lines = new ArrayList<>(rows.size());
+        boolean classes = rows.stream().anyMatch(r -> !r.priorityClass().isEmpty());
         for (RequestRow r : rows) {
             Line l = new Line(w).add(" ", theme.text())
                     .cell(Format.clock(r.arrived(), c.zone()), 10, theme.dim())
                     .cell(r.method(), 8, theme.text())
                     .cell(Format.status(r.status()), 5, theme.status(r.status()))
                     .cellRight(Format.duration(r.total()), 9, theme.text()).add("  ", theme.text());
+            if (classes) {
+                l.cell(r.priorityClass(), CLASS, theme.accent());
+            }
             if (r.aborted()) {
                 l.cell(r.url(), Math.max(1, l.left() - 10), theme.text()).add(" [aborted]", theme.error());
             } else {
@@ -37,8 +44,12 @@ final class RequestsView {
             lines.add(new Line(w).add(c.state().filter().isEmpty() ? "  no requests yet" : "  no request matches the filter",
                     theme.muted()).build());
         }
-        AttributedString header = new Line(w).add(" ", theme.dim()).cell("Time", 10, theme.dim()).cell("Method", 8, theme.dim())
-                .cell("St", 5, theme.dim()).cellRight("Duration", 9, theme.dim()).add("  Path", theme.dim()).build();
+        Line head = new Line(w).add(" ", theme.dim()).cell("Time", 10, theme.dim()).cell("Method", 8, theme.dim())
+                .cell("St", 5, theme.dim()).cellRight("Duration", 9, theme.dim()).add("  ", theme.dim());
+        if (classes) {
+            head.cell("Class", CLASS, theme.dim());
+        }
+        AttributedString header = head.add("Path", theme.dim()).build();
         return new Body(List.of(header), lines, rows.isEmpty() ? null : i -> Details.of(rows.get(i), c.zone()), "");
     }
 

@@ -8,11 +8,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import shaper.admission.HeldSlots;
 import shaper.breaker.BreakerSnapshot;
 import shaper.config.ProviderConfig;
 import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.limit.LimiterSnapshot;
+import shaper.limit.LimiterView;
 import shaper.observe.ExchangeCounters;
 import shaper.proxy.ProviderAssembly;
 import shaper.server.ShaperServer;
@@ -46,22 +48,27 @@ public final class ServerFrames implements FrameSource {
         config.providers().forEach(p -> tallies.put(p.name(), new RouteTally()));
     }
 
+    private final TokenReadings tokens = new TokenReadings();
+    private final LimitMoves moves = new LimitMoves();
+
     @Override
     public Frame take() {
         List<ProviderFrame> providers = new ArrayList<>();
-        for (ProviderConfig p : server.live().configs()) { // those in force: a reload may add or remove some
-            providers.add(provider(p));
+        // those in force, read as one list: a reload may add or remove some between two frames
+        for (ProviderAssembly a : server.live().current()) {
+            providers.add(provider(a));
         }
         String listen = config.server().bind().host() + ":" + server.port();
         return new Frame(clock.instant(), listen, providers, logs.lines());
     }
 
-    private ProviderFrame provider(ProviderConfig p) {
+    private ProviderFrame provider(ProviderAssembly assembly) {
+        ProviderConfig p = assembly.config();
         String name = p.name();
-        // ProviderLimiters.snapshots() lists routes in configuration order, then the default pool,
+        // ProviderLimiters.views() lists routes in configuration order, then the default pool,
         // then global and the large-request gate when they are configured.
-        ProviderAssembly assembly = server.assembly(name);
-        List<LimiterSnapshot> all = assembly.limiters().snapshots();
+        List<LimiterView> views = List.copyOf(assembly.limiters().views().values());
+        List<LimiterSnapshot> all = views.stream().map(LimiterView::counts).toList();
         boolean hasGlobal = p.admission().globalConcurrency() > 0;
         boolean hasGate = p.gateway().bigCtxTokens() > 0;
         int routes = all.size() - 1 - (hasGlobal ? 1 : 0) - (hasGate ? 1 : 0);
@@ -72,19 +79,26 @@ public final class ServerFrames implements FrameSource {
         transitions.breaker(name, breaker);
         transitions.link(name, assembly.cluster().map(shaper.cluster.ClusterBackend::snapshot));
         ExchangeCounters.Snapshot counters = since(baseline.get(name), assembly.publisher().counters().snapshot());
-        List<RequestRow> requests = JournalRows.recent(server, name, hidden.getOrDefault(name, Set.of()),
+        List<RequestRow> requests = JournalRows.recent(assembly.publisher().journal(), hidden.getOrDefault(name, Set.of()),
                 rows.computeIfAbsent(name, k -> new HashMap<>()));
         RouteTally tally = tallies.computeIfAbsent(name, n -> new RouteTally());
         tally.absorb(requests);
+        Map<String, Integer> held = new HashMap<>();
+        views.forEach(v -> held.put(v.counts().name(), v.held()));
+        List<String> reasons = assembly.admission().held().now().keySet().stream().map(HeldSlots.Reason::label).toList();
+        SlotDetail slots = new SlotDetail(held, reasons, moves.see(name, all, clock.instant()), p.adaptive().enabled(), p.adaptive().min());
         return new ProviderFrame(name, p.mountPrefix().path(), UpstreamUrl.display(p.upstream()), pool, all.subList(0, routes),
-                global, gate, breaker, counters, requests, JournalRows.inFlight(server, name), tally.stats(clock.instant()));
+                global, gate, breaker, counters, requests, JournalRows.inFlight(assembly.publisher().journal()), tally.stats(clock.instant()), slots,
+                tokens.read(name, assembly.tokens(), clock.instant()));
     }
 
     @Override
     public void reset() {
-        for (ProviderConfig p : server.live().configs()) {
-            baseline.put(p.name(), server.counters(p.name()).snapshot());
-            List<RequestRow> all = JournalRows.recent(server, p.name(), Set.of(), new HashMap<>());
+        for (ProviderAssembly a : server.live().current()) {
+            ProviderConfig p = a.config();
+            tokens.reset(p.name(), a.tokens());
+            baseline.put(p.name(), a.publisher().counters().snapshot());
+            List<RequestRow> all = JournalRows.recent(a.publisher().journal(), Set.of(), new HashMap<>());
             RouteTally tally = tallies.computeIfAbsent(p.name(), n -> new RouteTally());
             tally.absorb(all);
             tally.reset();

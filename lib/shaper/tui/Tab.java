@@ -1,13 +1,14 @@
 package shaper.tui;
 
-/** The six content tabs, switched with the number keys 1-6 (or a click on the tab bar). */
+/** The seven content tabs, switched with the number keys 1-7 (or a click on the tab bar). */
 enum Tab {
     DASHBOARD('1', "Dashboard", "Dash", false),
     REQUESTS('2', "Requests", "Req", true),
     NETWORK('3', "Network", "Net", true),
     LOGS('4', "Logs", "Logs", true),
     CONCURRENCY('5', "Concurrency", "Conc", false),
-    ROUTES('6', "Routes", "Routes", false);
+    ROUTES('6', "Routes", "Routes", false),
+    TOKENS('7', "Tokens", "Tok", false);
 
     final char key;
     final String title;

@@ -5,7 +5,7 @@ import java.util.List;
 import org.jline.utils.AttributedString;
 
 /**
- * The tab bar: " 1 Dashboard " … " 6 Routes ", the active tab filled like the active chip. Full
+ * The tab bar: " 1 Dashboard " … " 7 Tokens ", the active tab filled like the active chip. Full
  * titles when they fit, short ones otherwise, and on a narrow terminal only the active tab's short
  * title beside the other tabs' keys. Records each label's span for clicks.
  */

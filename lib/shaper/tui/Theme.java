@@ -249,4 +249,14 @@ public final class Theme {
     public AttributedStyle waterfallDownload() {
         return fg(p.accent());
     }
+
+    /** Gauge cells of slots held after their exchange (failure hold, phantom penalty, cancel cooldown). */
+    public AttributedStyle heldSlot() {
+        return fg(p.warn());
+    }
+
+    /** Gauge cells of slots in their release cooldown. */
+    public AttributedStyle coolingSlot() {
+        return fg(p.accent());
+    }
 }

@@ -2,8 +2,10 @@
  * The terminal dashboard ({@code -tui}), on JLine 3.
  *
  * <p>Data flows one way. {@link shaper.tui.ServerFrames} is the only class that talks to the running
- * proxy: four times a second it copies the server's public snapshots (limiter and breaker snapshots,
- * counters, the journal) into an immutable {@link shaper.tui.Frame}. Renderers (one per tab, plus
+ * proxy: four times a second it copies the public snapshots of the providers in force (one list, so a
+ * reload that adds or removes a provider shows at the next frame: limiter views with their held slots,
+ * the reasons of the holds running, breaker snapshots, counters, the journal, token usage per model,
+ * the upstream's stated rate limits and the pacing budget) into an immutable {@link shaper.tui.Frame}. Renderers (one per tab, plus
  * header, tab bar, footer and overlays) turn a frame and the operator's {@code ViewState} into rows
  * of styled text; they never see a limiter, a breaker or a mutable counter. Every colour comes from
  * {@link shaper.tui.Theme}.

@@ -44,7 +44,7 @@ class ReloadToastTest {
     }
 
     /** Writes a sibling and renames it over the file, as an editor's save does. */
-    private static void save(Path file, String text) throws Exception {
+    static void save(Path file, String text) throws Exception {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.writeString(tmp, text);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -18,6 +18,9 @@ import shaper.breaker.BreakerSnapshot;
 import shaper.breaker.BreakerState;
 import shaper.limit.LimiterSnapshot;
 import shaper.observe.ExchangeCounters;
+import shaper.ratelimit.RateLimitKind;
+import shaper.ratelimit.RateLimitReading;
+import shaper.ratelimit.UpstreamRateLimits;
 
 /**
  * The screen composer on synthetic frames, without a terminal: every tab and overlay at every size
@@ -75,11 +78,35 @@ class ScreenLayoutTest {
                     ZoneOffset.UTC);
             String screen = String.join("\n", d.rows().stream().map(AttributedString::toString).toList());
             assertFalse(d.hits().tooSmall(), screen);
-            assertEquals(6, d.hits().tabs().size(), screen);
+            assertEquals(Tab.values().length, d.hits().tabs().size(), screen);
             assertTrue(d.hits().tabs().getLast().to() <= 40, "every tab label on screen:\n" + screen);
             assertTrue(screen.contains("1 Dash") && screen.contains("Throughput (10s)") && screen.contains("q quit"), screen);
-            assertTrue(d.rows().getFirst().toString().contains("active 5/6") || providers > 1, "the load stays in the header:\n" + screen);
+            assertTrue(d.rows().getFirst().toString().contains("active 4/6") || providers > 1, "the load stays in the header:\n" + screen);
         }
+    }
+
+    @Test
+    void tokensHeldSlotsAndLearnedLimitsAreDrawnFromTheFrame() {
+        Frame frame = frame(1);
+        ViewState state = new ViewState();
+        state.tab = Tab.TOKENS;
+        String tokens = screen(frame, state, 140, 40);
+        assertTrue(tokens.contains("Tokens/min (60s)  13.0k   in 12.3k · out 678"), tokens);
+        assertTrue(tokens.matches("(?s).*claude-very-long\\S*\\s+20\\s+12\\.0k\\s+600\\s+1\\.0M\\s+7.*"), tokens);
+        assertTrue(tokens.matches("(?s).*requests\\s+12 of 50 left\\s+reset in 7\\.0s.*"), tokens);
+        assertTrue(tokens.matches("(?s).*input\\s+1\\.2k of 30\\.0k left\\s+reset in 40s.*"), tokens);
+        assertTrue(tokens.contains("retry-after     holds for 3.0s"), tokens);
+        assertTrue(tokens.contains("Budget (pacing)   2 waiting for tokens") && tokens.matches("(?s).*input\\s+-250 left   3 waited.*"), tokens);
+        state.tab = Tab.CONCURRENCY;
+        String conc = screen(frame, state, 170, 40);
+        assertTrue(conc.contains("3/4 active   3 waiting (oldest 1.5s)   1 held (failure hold)   limit 4 (adaptive 1..4)   ↓ from 5 3.0s ago"), conc);
+        assertTrue(conc.contains("4/6 active (67%) · 1 held (failure hold)"), "the gauge counts the held slot apart:\n" + conc);
+        assertTrue(conc.matches("(?s).*○ queued\\s+limited\\s+background\\s+POST\\s+200ms\\s+/v1/messages  waiting for tokens \\(input\\).*"), conc);
+    }
+
+    private static String screen(Frame frame, ViewState state, int w, int h) {
+        Screen.Drawn d = Screen.render(frame, state, new Throughput(), Theme.dark(), List.of(), w, h, true, ZoneOffset.UTC);
+        return String.join("\n", d.rows().stream().map(AttributedString::toString).toList());
     }
 
     @Test
@@ -169,12 +196,19 @@ class ScreenLayoutTest {
                         List.of(Map.entry("content-type", "application/json"), Map.entry("x-api-key", "(set by the proxy; value hidden)")),
                         List.of(Map.entry("content-type", "application/json")), "{\"model\":\"x\"}", "{\"ok\":true}\nsecond line", "x"));
             }
-            List<InFlightRow> inFlight = List.of(new InFlightRow("POST", "/v1/messages", true, false, Duration.ofSeconds(3)),
-                    new InFlightRow("GET", "/v1/models", false, true, Duration.ofMillis(200)));
+            List<InFlightRow> inFlight = List.of(new InFlightRow("POST", "/v1/messages", true, false, Duration.ofSeconds(3), "", "interactive"),
+                    new InFlightRow("POST", "/v1/messages", true, true, Duration.ofMillis(200), "waiting for tokens (input)", "background"));
             List<RouteStat> routes = List.of(new RouteStat("POST /v1/messages", 20, 18, 1, 1, 0, 1.5),
                     new RouteStat("GET /" + "very-long-segment/".repeat(12), 2, 2, 0, 0, 1, 0.2));
+            SlotDetail slots = new SlotDetail(Map.of(pool.name(), 1), List.of("failure hold"),
+                    Map.of(pool.name(), new SlotDetail.LimitMove(5, 4, NOW.minusSeconds(3))), true, 1);
+            Map<RateLimitKind, RateLimitReading> readings = Map.of(RateLimitKind.REQUESTS, new RateLimitReading(50, 12, NOW.plusSeconds(7), NOW),
+                    RateLimitKind.INPUT_TOKENS, new RateLimitReading(30_000, 1_234, NOW.plusSeconds(40), NOW));
+            TokenFrame tokens = new TokenFrame(12_345, 678, List.of(new ModelRow("claude-" + "very-long-model-name-".repeat(4), 20, 12_000, 600,
+                    1_000_000, 7), new ModelRow("other", 1, 5, 5, 0, 0)), new UpstreamRateLimits.State(readings, NOW.plusSeconds(3)),
+                    Map.of(RateLimitKind.INPUT_TOKENS, -250.5), Map.of("input_tokens", 3L), 2);
             ps.add(new ProviderFrame(i == 0 ? "alpha" : i == 1 ? "beta" : "provider-" + i, "/p" + i, "https://api.example.com",
-                    pool, List.of(route), null, null, breaker, counters, rows, inFlight, routes));
+                    pool, List.of(route), null, null, breaker, counters, rows, inFlight, routes, slots, tokens));
         }
         List<String> logs = new ArrayList<>();
         for (int i = 0; i < 100; i++) {

@@ -43,6 +43,8 @@ class TuiTrafficTest {
             assertTrue(waiting.contains("In-Flight Requests (5)") && waiting.contains("○ queued") && waiting.contains("● active"),
                     waiting);
             assertTrue(waiting.contains("/v1/held/"), "in-flight rows name their path:\n" + waiting);
+            assertTrue(waiting.matches("(?s).*○ queued\\s+limited\\s+GET\\s+\\S+\\s+/v1/held/\\d  waiting for a slot.*"),
+                    "a queued row says what it waits for:\n" + waiting);
 
             tmux.keys("5");
             tmux.await("Concurrency tab with the default pool's waiters", SHOWN,
