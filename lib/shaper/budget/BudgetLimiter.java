@@ -5,7 +5,9 @@ import java.time.Duration;
 import shaper.limit.Limiter;
 import shaper.limit.LimiterSnapshot;
 import shaper.limit.LimiterUnavailableException;
+import shaper.limit.LimiterView;
 import shaper.limit.Permit;
+import shaper.limit.QueueClass;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 
@@ -36,7 +38,13 @@ final class BudgetLimiter implements Limiter {
 
     @Override
     public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        BudgetTicket t = budget.join(cost, maxDepth, true);
+        return enqueue(maxDepth, QueueClass.DEFAULT);
+    }
+
+    /** Queues in the request's class: weighted fair across classes, FIFO within one (see {@link BudgetQueue}). */
+    @Override
+    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
+        BudgetTicket t = budget.join(cost, maxDepth, cls, true);
         ticket = t;
         return t;
     }
@@ -53,7 +61,7 @@ final class BudgetLimiter implements Limiter {
     public Permit tryAcquire() throws LimiterUnavailableException {
         BudgetTicket t;
         try {
-            t = budget.join(cost, 0, false);
+            t = budget.join(cost, 0, QueueClass.DEFAULT, false);
         } catch (QueueFullException unbounded) {
             throw new IllegalStateException("an unbounded queue was full", unbounded);
         }
@@ -87,5 +95,10 @@ final class BudgetLimiter implements Limiter {
     public LimiterSnapshot snapshot() {
         int waiters = budget.queued();
         return new LimiterSnapshot(name(), 1, 1, 0, 0, waiters == 0 ? 1 : 0, waiters, Duration.ZERO);
+    }
+
+    @Override
+    public LimiterView view() {
+        return new LimiterView(snapshot(), 0, budget.queuedByClass());
     }
 }

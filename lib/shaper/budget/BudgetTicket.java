@@ -6,6 +6,9 @@ import java.util.concurrent.locks.Condition;
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
 import shaper.limit.QueueCancelledException;
+import shaper.limit.QueueClass;
+import shaper.limit.QueueFullException;
+import shaper.limit.Queued;
 import shaper.limit.QueueTimeoutException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -17,8 +20,8 @@ import shaper.limit.TimeSource;
  * state is guarded by the budget's lock, so a grant and a cancel are totally ordered; a cancel that
  * loses to a grant returns the tokens.
  */
-final class BudgetTicket implements Ticket {
-    private enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT, FAILED }
+final class BudgetTicket extends Queued implements Ticket {
+    private enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT, FAILED, REFUSED }
 
     private final TokenBudget budget;
     /** The budget's number for this ticket: what a shared store's head reservation names. */
@@ -32,8 +35,11 @@ final class BudgetTicket implements Ticket {
     private volatile BudgetPermit permit;
     /** Why the ticket failed (its store is away), once {@code FAILED}. */
     private String failure;
+    /** The full queue's answer, once a heavier class's arrival took this waiter's place ({@code REFUSED}). */
+    private QueueFullException refusal;
 
-    BudgetTicket(TokenBudget budget, long number, Cost cost, boolean grantedNow, String waitingFor) {
+    BudgetTicket(TokenBudget budget, long number, Cost cost, QueueClass cls, boolean grantedNow, String waitingFor) {
+        super(cls);
         this.budget = budget;
         this.number = number;
         this.cost = cost;
@@ -69,9 +75,16 @@ final class BudgetTicket implements Ticket {
         wake.signalAll();
     }
 
+    /** Called by the budget, lock held, after unlinking this ticket: a heavier arrival took its place in a full queue. */
+    void refused(QueueFullException why) {
+        state = State.REFUSED;
+        refusal = why;
+        wake.signalAll();
+    }
+
     @Override
-    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, LimiterUnavailableException,
-            InterruptedException {
+    public Permit await(Duration timeout) throws QueueTimeoutException, QueueCancelledException, QueueFullException,
+            LimiterUnavailableException, InterruptedException {
         budget.lock.lock();
         try {
             if (waitWhileQueued(timeout.isZero() ? null : timeout) && state == State.QUEUED) {
@@ -86,7 +99,8 @@ final class BudgetTicket implements Ticket {
     }
 
     @Override
-    public Permit poll(Duration wait) throws QueueCancelledException, LimiterUnavailableException, InterruptedException {
+    public Permit poll(Duration wait) throws QueueCancelledException, QueueFullException, LimiterUnavailableException,
+            InterruptedException {
         budget.lock.lock();
         try {
             if (!wait.isZero()) {
@@ -131,7 +145,7 @@ final class BudgetTicket implements Ticket {
         return true;
     }
 
-    private Permit claim() throws QueueCancelledException, LimiterUnavailableException {
+    private Permit claim() throws QueueCancelledException, QueueFullException, LimiterUnavailableException {
         return switch (state) {
             case GRANTED -> {
                 state = State.CLAIMED;
@@ -140,6 +154,7 @@ final class BudgetTicket implements Ticket {
             }
             case CANCELLED -> throw new QueueCancelledException(budget.name());
             case FAILED -> throw new LimiterUnavailableException(budget.name() + " budget", failure);
+            case REFUSED -> throw refusal;
             case TIMED_OUT -> throw new IllegalStateException("ticket of budget \"" + budget.name() + "\" already timed out");
             case CLAIMED -> throw new IllegalStateException("permit of budget \"" + budget.name() + "\" already claimed");
             case QUEUED -> throw new IllegalStateException("ticket of budget \"" + budget.name() + "\" is still queued");

@@ -2,7 +2,6 @@ package shaper.budget;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -11,6 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 import shaper.limit.LimiterUnavailableException;
+import shaper.limit.QueueClass;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -19,13 +19,14 @@ import shaper.ratelimit.RateLimitKind;
 import shaper.usage.TokenUsage;
 
 /**
- * One provider's token budgets and the FIFO of requests waiting for them.
+ * One provider's token budgets and the queue of requests waiting for them (a FIFO per priority
+ * class, weighted fair across classes: {@link BudgetQueue}).
  *
  * <pre>
  * enqueue(cost) ──queue empty, not held, every bucket fits──▶ granted: cost taken from each bucket
  *      │ else
  *      ▼
- *  queued (FIFO: the head decides, nobody overtakes) ──head fits──▶ granted; the next head is tried
+ *  queued (the fair order picks the head; nobody overtakes it) ──head fits──▶ granted; the next head is tried
  *      │ the head does not fit: a timer wakes the queue when the longest missing refill is done
  *      ▼
  *  exchange ends ──settle(actual usage)──▶ each bucket gets back (or pays) actual − estimate
@@ -54,7 +55,7 @@ public final class TokenBudget {
 
     // Guarded by lock.
     private final BucketStore store;
-    private final ArrayDeque<BudgetTicket> queue = new ArrayDeque<>();
+    private final BudgetQueue queue;
     private TimeSource.Cancellable timer;
     private long tickets;
 
@@ -69,6 +70,7 @@ public final class TokenBudget {
         this.time = Objects.requireNonNull(time, "time");
         this.fromHeaders = config.fromHeaders();
         this.store = Objects.requireNonNull(store, "store");
+        this.queue = new BudgetQueue(store);
         this.localStore = store instanceof BudgetBuckets;
         store.onChange(this::wake);
     }
@@ -82,18 +84,23 @@ public final class TokenBudget {
     }
 
     /**
-     * Takes {@code cost} from every bucket now, or joins the end of the queue.
+     * Takes {@code cost} from every bucket now, or joins the end of the default class's queue.
      *
      * @param maxDepth the most waiters allowed, counting this one; 0 = unbounded
      * @throws QueueFullException {@code maxDepth} waiters were already queued; nothing was queued or taken
      * @throws LimiterUnavailableException the shared store is unreachable and fails closed; nothing was queued or taken
      */
     public Ticket enqueue(Cost cost, int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        return join(cost, maxDepth, true);
+        return join(cost, maxDepth, QueueClass.DEFAULT, true);
     }
 
-    /** As {@link #enqueue}; unless {@code mayQueue}, null instead of a queued ticket (and no reservation). */
-    BudgetTicket join(Cost cost, int maxDepth, boolean mayQueue) throws QueueFullException, LimiterUnavailableException {
+    /**
+     * As {@link #enqueue}, in class {@code cls}'s queue; unless {@code mayQueue}, null instead of a
+     * queued ticket (and no reservation). A full queue refuses the newest waiter of the lightest
+     * class, the arrival counted as a waiter: a lighter-or-equal arrival is itself refused, a
+     * heavier one takes the place of that waiter (whose client gets the same {@code 429}).
+     */
+    BudgetTicket join(Cost cost, int maxDepth, QueueClass cls, boolean mayQueue) throws QueueFullException, LimiterUnavailableException {
         lock.lock();
         try {
             long number = ++tickets;
@@ -101,7 +108,7 @@ public final class TokenBudget {
             if (queue.isEmpty()) {
                 block = store.take(cost, number);
                 if (block == null) {
-                    return new BudgetTicket(this, number, cost, true, null);
+                    return new BudgetTicket(this, number, cost, cls, true, null);
                 }
             }
             if (!mayQueue) {
@@ -110,17 +117,18 @@ public final class TokenBudget {
                 }
                 return null;
             }
-            if (maxDepth > 0 && queue.size() >= maxDepth) {
-                // the head gets its tokens first: room comes when its wait is over
-                long wait = store.wouldWait(queue.peekFirst().cost);
-                throw new QueueFullException(name, queue.size(), maxDepth, Duration.ofNanos(wait));
-            }
-            String reason = block != null ? block.what() : queue.peekFirst().waitingFor();
-            BudgetTicket t = new BudgetTicket(this, number, cost, false, reason == null ? RateLimitKind.TOKENS.word() : reason);
-            waits.computeIfAbsent(t.waitingFor(), k -> new LongAdder()).increment();
-            queue.addLast(t);
+            BudgetTicket head = queue.head();
+            queue.makeRoom(name, maxDepth, cls);
+            String reason = block != null ? block.what() : head.waitingFor();
+            BudgetTicket t = new BudgetTicket(this, number, cost, cls, false, reason == null ? RateLimitKind.TOKENS.word() : reason);
+            queue.add(t, block != null);
             if (block != null) {
                 schedule(block.nanos()); // the new head: it wakes when its wait is over
+            } else if (queue.head() != head) {
+                pump(); // the fair order put another head first (the arrival, or the one behind a refused head)
+            }
+            if (t.queued()) {
+                waits.computeIfAbsent(t.waitingFor(), k -> new LongAdder()).increment();
             }
             return t;
         } catch (BucketStore.Unavailable e) {
@@ -182,13 +190,7 @@ public final class TokenBudget {
      */
     public void settle(Cost estimate, TokenUsage actual) {
         estimator.learn(estimate, actual);
-        lock.lock();
-        try {
-            store.settle(estimate, actual);
-            pump();
-        } finally {
-            lock.unlock();
-        }
+        changeThenPump(() -> store.settle(estimate, actual));
     }
 
     /** With {@code -budget-from-headers}: what one response said; otherwise a no-op. */
@@ -196,23 +198,12 @@ public final class TokenBudget {
         if (!fromHeaders || o.empty()) {
             return;
         }
-        lock.lock();
-        try {
-            store.restate(o, wallNow);
-            pump();
-        } finally {
-            lock.unlock();
-        }
+        changeThenPump(() -> store.restate(o, wallNow));
     }
 
     /** Each bucket's level now (may be negative: a debt), by kind. */
     public Map<RateLimitKind, Double> levels() {
-        lock.lock();
-        try {
-            return store.levels();
-        } finally {
-            lock.unlock();
-        }
+        return locked(store::levels);
     }
 
     /** Requests that had to wait, by what they waited for (a kind's {@link RateLimitKind#label()}, or {@link #HOLD}). */
@@ -228,9 +219,18 @@ public final class TokenBudget {
     }
 
     public int queued() {
+        return locked(queue::size);
+    }
+
+    /** Waiters per priority class name, for every class seen. */
+    public Map<String, Integer> queuedByClass() {
+        return locked(queue::queuedByClass);
+    }
+
+    private <T> T locked(java.util.function.Supplier<T> read) {
         lock.lock();
         try {
-            return queue.size();
+            return read.get();
         } finally {
             lock.unlock();
         }
@@ -245,20 +245,14 @@ public final class TokenBudget {
     void pump() {
         try {
             while (!queue.isEmpty()) {
-                BudgetTicket head = queue.peekFirst();
-                BucketStore.Block block = store.take(head.cost, head.number);
+                BucketStore.Block block = queue.tryHead();
                 if (block != null) {
-                    head.waitFor(block.what());
                     schedule(block.nanos());
                     return;
                 }
-                queue.pollFirst();
-                head.granted();
             }
         } catch (BucketStore.Unavailable e) {
-            while (!queue.isEmpty()) {
-                queue.pollFirst().failed(e.getMessage());
-            }
+            queue.failAll(e.getMessage());
         }
     }
 
@@ -272,9 +266,14 @@ public final class TokenBudget {
 
     /** Wakes the queue: its timer rang, or a shared store's link changed. Any thread. */
     public void wake() {
+        changeThenPump(() -> timer = null);
+    }
+
+    /** Applies {@code change} under the lock, then grants whoever now fits. */
+    private void changeThenPump(Runnable change) {
         lock.lock();
         try {
-            timer = null;
+            change.run();
             pump();
         } finally {
             lock.unlock();
@@ -283,10 +282,9 @@ public final class TokenBudget {
 
     /** A queued ticket left (timeout, cancel, interrupt): the next one may now be the head. */
     void leave(BudgetTicket t) {
-        boolean wasHead = queue.peekFirst() == t;
+        boolean wasHead = queue.head() == t;
         queue.remove(t);
         if (wasHead) {
-            store.leave(t.number);
             pump();
         }
     }

@@ -5,8 +5,9 @@
  * ({@code -budget-from-headers}).
  *
  * <p>A request's {@link shaper.budget.Cost} is estimated at admission by
- * {@link shaper.budget.CostEstimator}, taken from every bucket when the request reaches the head of
- * the {@link shaper.budget.TokenBudget}'s FIFO and fits, and reconciled from the actual usage when the
+ * {@link shaper.budget.CostEstimator}, taken from every bucket when the request is the head of
+ * the {@link shaper.budget.TokenBudget}'s queue (a FIFO per priority class, the head picked by the
+ * weighted fair order: {@link shaper.budget.BudgetQueue}) and fits, and reconciled from the actual usage when the
  * exchange ends ({@link shaper.budget.BudgetPermit#settle}). Waiting is a {@link shaper.limit.Ticket},
  * so the admission loop applies the queue timeout, depth, comments, departure and stop to token
  * waiters exactly as to slot waiters. The buckets live in a {@link shaper.budget.BucketStore}: this

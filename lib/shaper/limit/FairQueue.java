@@ -4,8 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The waiters of one limiter, one FIFO lane per {@link QueueClass}, served by stride scheduling (a
- * deterministic form of weighted fair queueing). Not thread-safe: guarded by the owning limiter's lock.
+ * The waiters of one limiter (its {@link Waiter}s, or a token budget's tickets), one FIFO lane per
+ * {@link QueueClass}, served by stride scheduling (a deterministic form of weighted fair queueing).
+ * Not thread-safe: guarded by the owning limiter's lock.
  *
  * <p>Each lane has a <i>pass</i>; a returning slot goes to the head of the non-empty lane with the
  * smallest pass (ties: the heavier class, then the older head), and that lane's pass grows by
@@ -18,22 +19,22 @@ import java.util.Map;
  * <p>Overflow picks its victim by weight, not by lane pass: the newest waiter of the lightest lane
  * (ties: the newest of them).
  */
-final class FairQueue {
+public final class FairQueue<T extends Queued> {
     /** Pass units per grant at weight 1; at {@link QueueClass#MAX_WEIGHT} the stride still has 1048 units. */
     private static final long STRIDE = 1L << 20;
 
-    private final Map<QueueClass, Lane> lanes = new LinkedHashMap<>();
+    private final Map<QueueClass, Lane<T>> lanes = new LinkedHashMap<>();
     private long virtualTime;
     private long arrivals;
     private int size;
 
-    int size() {
+    public int size() {
         return size;
     }
 
     /** Appends {@code w} to its class's lane. */
-    void add(Waiter w) {
-        Lane lane = lanes.computeIfAbsent(w.cls, Lane::new);
+    public void add(T w) {
+        Lane<T> lane = lanes.computeIfAbsent(w.cls, Lane::new);
         if (lane.fifo.size() == 0) {
             lane.pass = Math.max(lane.pass, virtualTime);
         }
@@ -43,27 +44,38 @@ final class FairQueue {
     }
 
     /** Unlinks {@code w}, which must be queued here. */
-    void remove(Waiter w) {
+    public void remove(T w) {
         lanes.get(w.cls).fifo.remove(w);
         size--;
     }
 
-    /** Removes and returns the waiter whose turn it is, or {@code null} when none waits. */
-    Waiter poll() {
-        Lane next = null;
-        for (Lane lane : lanes.values()) {
-            if (lane.fifo.size() > 0 && (next == null || lane.before(next))) {
-                next = lane;
-            }
-        }
+    /** The waiter whose turn it is, left queued, or {@code null} when none waits. */
+    public T peek() {
+        Lane<T> next = nextLane();
+        return next == null ? null : next.fifo.first();
+    }
+
+    /** Removes and returns the waiter whose turn it is ({@link #peek}), or {@code null} when none waits. */
+    public T poll() {
+        Lane<T> next = nextLane();
         if (next == null) {
             return null;
         }
         virtualTime = next.pass;
         next.pass += STRIDE / next.cls.weight();
-        Waiter w = next.fifo.pollFirst();
+        T w = next.fifo.pollFirst();
         size--;
         return w;
+    }
+
+    private Lane<T> nextLane() {
+        Lane<T> next = null;
+        for (Lane<T> lane : lanes.values()) {
+            if (lane.fifo.size() > 0 && (next == null || lane.before(next))) {
+                next = lane;
+            }
+        }
+        return next;
     }
 
     /**
@@ -72,10 +84,10 @@ final class FairQueue {
      * {@code null}, and the arrival itself is the one refused (counted as a waiter, it is the newest
      * of a class at least as light).
      */
-    Waiter victimFor(QueueClass arriving) {
-        Waiter victim = null;
-        for (Lane lane : lanes.values()) {
-            Waiter newest = lane.fifo.last();
+    public T victimFor(QueueClass arriving) {
+        T victim = null;
+        for (Lane<T> lane : lanes.values()) {
+            T newest = lane.fifo.last();
             if (newest == null || lane.cls.weight() >= arriving.weight()) {
                 continue;
             }
@@ -88,10 +100,10 @@ final class FairQueue {
     }
 
     /** The longest-waiting waiter of any class, or {@code null}. */
-    Waiter oldest() {
-        Waiter oldest = null;
-        for (Lane lane : lanes.values()) {
-            Waiter head = lane.fifo.first();
+    public T oldest() {
+        T oldest = null;
+        for (Lane<T> lane : lanes.values()) {
+            T head = lane.fifo.first();
             if (head != null && (oldest == null || head.arrival < oldest.arrival)) {
                 oldest = head;
             }
@@ -100,17 +112,17 @@ final class FairQueue {
     }
 
     /** Waiters per class name, for every class this limiter has seen, in first-seen order. */
-    Map<String, Integer> queuedByClass() {
+    public Map<String, Integer> queuedByClass() {
         Map<String, Integer> out = new LinkedHashMap<>();
-        for (Lane lane : lanes.values()) {
+        for (Lane<T> lane : lanes.values()) {
             out.merge(lane.cls.name(), lane.fifo.size(), Integer::sum);
         }
         return out;
     }
 
-    private static final class Lane {
+    private static final class Lane<T extends Queued> {
         final QueueClass cls;
-        final WaitQueue fifo = new WaitQueue();
+        final WaitQueue<T> fifo = new WaitQueue<>();
         long pass;
 
         Lane(QueueClass cls) {
@@ -118,7 +130,7 @@ final class FairQueue {
         }
 
         /** Served before {@code other}: smaller pass, then heavier, then the older head. */
-        boolean before(Lane other) {
+        boolean before(Lane<T> other) {
             if (pass != other.pass) {
                 return pass < other.pass;
             }

@@ -29,7 +29,7 @@ public final class FifoLimiter implements Limiter {
     final LimiterLock lock = new LimiterLock();
 
     // Guarded by lock.
-    private final FairQueue queue = new FairQueue();
+    private final FairQueue<Waiter> queue = new FairQueue<>();
     private final AdaptiveLimit adaptive;
     private final SlotLedger slots;
     private TimeSource.Cancellable headroomTimer;

@@ -1,13 +1,13 @@
 package shaper.limit;
 
 /**
- * The FIFO of queued {@link Waiter}s of one class (a lane of {@link FairQueue}): an intrusive doubly linked list, so a waiter that times out or
- * is cancelled leaves in O(1) even with thousands queued. Not thread-safe: guarded by the owning
- * limiter's lock.
+ * The FIFO of queued waiters of one class (a lane of {@link FairQueue}): an intrusive doubly linked
+ * list through {@link Queued}'s links, so a waiter that times out or is cancelled leaves in O(1)
+ * even with thousands queued. Not thread-safe: guarded by the owning limiter's lock.
  */
-final class WaitQueue {
-    private Waiter first;
-    private Waiter last;
+final class WaitQueue<T extends Queued> {
+    private T first;
+    private T last;
     private int size;
 
     int size() {
@@ -15,16 +15,16 @@ final class WaitQueue {
     }
 
     /** The longest-waiting waiter, or {@code null}. */
-    Waiter first() {
+    T first() {
         return first;
     }
 
     /** The most recent arrival, or {@code null}. */
-    Waiter last() {
+    T last() {
         return last;
     }
 
-    void addLast(Waiter w) {
+    void addLast(T w) {
         w.prev = last;
         w.next = null;
         if (last == null) {
@@ -37,8 +37,8 @@ final class WaitQueue {
     }
 
     /** Removes and returns the longest-waiting waiter, or {@code null}. */
-    Waiter pollFirst() {
-        Waiter w = first;
+    T pollFirst() {
+        T w = first;
         if (w != null) {
             remove(w);
         }
@@ -46,14 +46,15 @@ final class WaitQueue {
     }
 
     /** Unlinks {@code w}, which must be in this queue. */
-    void remove(Waiter w) {
+    @SuppressWarnings("unchecked") // every link of this list is a T: only addLast links
+    void remove(T w) {
         if (w.prev == null) {
-            first = w.next;
+            first = (T) w.next;
         } else {
             w.prev.next = w.next;
         }
         if (w.next == null) {
-            last = w.prev;
+            last = (T) w.prev;
         } else {
             w.next.prev = w.prev;
         }

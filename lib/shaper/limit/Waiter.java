@@ -12,27 +12,21 @@ import java.util.concurrent.locks.Condition;
  * unmounts); timeouts are timer tasks of the limiter's {@link TimeSource} that wake it, so a
  * manual time source drives timeouts in tests.
  */
-final class Waiter implements Ticket {
+final class Waiter extends Queued implements Ticket {
     enum State { QUEUED, GRANTED, CLAIMED, CANCELLED, TIMED_OUT, REFUSED }
 
     private final FifoLimiter limiter;
     private final LimiterLock lock;
     private final Condition wake;
-    final QueueClass cls;
     final long enqueuedAt;
-    /** Arrival order among the limiter's waiters, set by the {@link FairQueue}. */
-    long arrival;
-    // Links of the class's WaitQueue.
-    Waiter prev;
-    Waiter next;
     private State state;
     private Grant grant;
     private QueueFullException refusal;
 
     /** A ticket that is queued ({@code grantedNow == null}) or already holds a free slot. */
     Waiter(FifoLimiter limiter, QueueClass cls, long enqueuedAt, Grant grantedNow) {
+        super(cls);
         this.limiter = limiter;
-        this.cls = cls;
         this.lock = limiter.lock;
         this.wake = lock.newCondition();
         this.enqueuedAt = enqueuedAt;

@@ -1,12 +1,14 @@
 package shaper.metrics;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 import shaper.admission.ProviderLimiters;
 import shaper.breaker.CircuitBreaker;
+import shaper.budget.TokenBudget;
 import shaper.cluster.ClusterBackend;
 import shaper.cluster.LinkSnapshot;
 import shaper.observe.ExchangeCounters;
@@ -22,9 +24,11 @@ import shaper.proxy.ProviderAssembly;
  * @param limits   the provider's {@code -limit} patterns, for the per-route labels
  * @param limiterBackend the cluster link's state at scrape time; empty when the limiters are in-process
  * @param priority the provider's priority classes and the count of unknown ones named in headers
+ * @param budgetQueued requests waiting for the provider's token budget, per priority class; empty without a budget
  */
 public record ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
-                           ExchangeCounters counters, Supplier<Optional<LinkSnapshot>> limiterBackend, PriorityClassifier priority) {
+                           ExchangeCounters counters, Supplier<Optional<LinkSnapshot>> limiterBackend, PriorityClassifier priority,
+                           Supplier<Map<String, Integer>> budgetQueued) {
     public ProviderView {
         Objects.requireNonNull(name, "name");
         limits = List.copyOf(limits);
@@ -34,17 +38,19 @@ public record ProviderView(String name, List<String> limits, ProviderLimiters li
         Objects.requireNonNull(counters, "counters");
         Objects.requireNonNull(limiterBackend, "limiterBackend");
         Objects.requireNonNull(priority, "priority");
+        Objects.requireNonNull(budgetQueued, "budgetQueued");
     }
 
     /** The view of an assembled provider. */
     public static ProviderView of(ProviderAssembly p) {
         return new ProviderView(p.name(), p.config().admission().limits(), p.limiters(), p.breaker(), p.publisher().journal(),
-                p.publisher().counters(), () -> p.cluster().map(ClusterBackend::snapshotWithQueue), p.priority());
+                p.publisher().counters(), () -> p.cluster().map(ClusterBackend::snapshotWithQueue), p.priority(),
+                () -> p.tokens().budget().map(TokenBudget::queuedByClass).orElse(Map.of()));
     }
 
     /** A provider whose limiters are in-process. */
     public ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
                         ExchangeCounters counters) {
-        this(name, limits, limiters, breaker, journal, counters, Optional::empty, PriorityClassifier.NONE);
+        this(name, limits, limiters, breaker, journal, counters, Optional::empty, PriorityClassifier.NONE, Map::of);
     }
 }

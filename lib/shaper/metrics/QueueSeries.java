@@ -13,7 +13,8 @@ import shaper.limit.QueueClass;
  * The smarter queue's gauges, read from limiter views at scrape time: where each limiter's slots
  * are ({@code shaper_slots}, so {@code active < limit} while requests wait is explained by cooling
  * and held slots), the limit in force ({@code shaper_limit}, moving under
- * {@code -adaptive-concurrency}), waiters per priority class and unknown classes named in headers.
+ * {@code -adaptive-concurrency}), waiters per priority class (in the limiters and the token budget)
+ * and unknown classes named in headers.
  * The limiter label is the limiter's key: a route class key, {@code default}, {@code global} or
  * {@code large-request gate}.
  */
@@ -32,9 +33,10 @@ final class QueueSeries {
                                 .forEach((key, v) -> cb.call(v.counts().effectiveLimit(), p.name(), key)))).build(),
                 Series.CLASS_QUEUED.gauge().callback(cb -> providers.get().stream().filter(p -> p.priority().enabled()).forEach(p -> {
                             Map<String, LimiterView> views = p.limiters().views();
+                            Map<String, Integer> forTokens = p.budgetQueued().get();
                             for (QueueClass c : p.priority().classes()) {
                                 long n = views.values().stream().mapToLong(v -> v.queuedByClass().getOrDefault(c.name(), 0)).sum();
-                                cb.call(n, p.name(), c.name());
+                                cb.call(n + forTokens.getOrDefault(c.name(), 0), p.name(), c.name());
                             }
                         })).build(),
                 Series.PRIORITY_UNKNOWN.counter()

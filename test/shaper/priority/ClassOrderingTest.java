@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import shaper.limit.LimiterSnapshot;
+import shaper.observe.InFlight;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 
@@ -26,11 +27,17 @@ import shaper.testing.ScriptedUpstream;
  * Over real sockets, in every limiter kind: a limit of 1 held by a gated first request, then four
  * background and four interactive requests queued in that order; at weights 4:1 the interactive ones
  * go first but background is not starved, and each class keeps its arrival order.
+ *
+ * <p>The token budget's "limit of 1": {@code -itpm 1000} and requests of about 750 input tokens
+ * each; the upstream reports 1 token used, so each exchange gives its estimate back when it ends, and
+ * only one fits the bucket at a time (a refill of the missing 500 takes 30 s, far beyond the test).
  */
 class ClassOrderingTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final Duration BOUND = Duration.ofSeconds(20);
-    private static final String BIG = "{\"model\":\"m\",\"pad\":\"" + "x".repeat(200) + "\"}";
+    /** An answer that reports its usage: an exchange's unused estimate goes back to the token budget when it ends. */
+    private static final String USED = "{\"type\":\"message\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}";
+    private static final String BIG = "{\"model\":\"m\",\"pad\":\"" + "x".repeat(3000) + "\"}";
 
     static Stream<Arguments> limiterKinds() {
         return Stream.of(
@@ -39,7 +46,8 @@ class ClassOrderingTest {
                 Arguments.of("default pool", "/v1/anything", List.of("-limit-all", "-concurrency", "1")),
                 Arguments.of("global", "/v1/passthrough", List.of("-limit", "POST /messages:5", "-global-concurrency", "1")),
                 Arguments.of("large-request gate", "/v1/passthrough", List.of("-limit", "POST /messages:5", "-big-ctx-tokens", "10",
-                        "-big-ctx-concurrency", "1")));
+                        "-big-ctx-concurrency", "1")),
+                Arguments.of("token budget", "/v1/passthrough", List.of("-limit", "POST /messages:5", "-itpm", "1000")));
     }
 
     private static CompletableFuture<HttpResponse<String>> send(RunningShaper shaper, String path, String cls, String id) {
@@ -51,8 +59,11 @@ class ClassOrderingTest {
         return CLIENT.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Waiters queued in the slot limiters, plus requests queued for tokens (their ticket is in the budget's queue). */
     private static int waiters(RunningShaper shaper) {
-        return shaper.server().limiters("default").stream().mapToInt(LimiterSnapshot::waiters).sum();
+        long forTokens = shaper.server().journal("default").inFlight().stream()
+                .filter(i -> i.state() == InFlight.State.QUEUED && i.waitingFor().startsWith("waiting for tokens")).count();
+        return shaper.server().limiters("default").stream().mapToInt(LimiterSnapshot::waiters).sum() + (int) forTokens;
     }
 
     @ParameterizedTest(name = "{0}")
@@ -63,7 +74,7 @@ class ClassOrderingTest {
                  if (req.target().contains("id=first") && !gate.await(20, TimeUnit.SECONDS)) {
                      throw new java.io.IOException("gate never opened");
                  }
-                 ex.respond(200, "{}");
+                 ex.respond(200, USED);
              })) {
             List<String> argv = new ArrayList<>(List.of("-upstream", up.url(), "-release-cooldown", "0",
                     "-priority-class", "interactive=4", "-priority-class", "background=1"));
@@ -97,7 +108,7 @@ class ClassOrderingTest {
                  if (req.target().contains("id=first") && !gate.await(20, TimeUnit.SECONDS)) {
                      throw new java.io.IOException("gate never opened");
                  }
-                 ex.respond(200, "{}");
+                 ex.respond(200, USED);
              })) {
             List<String> argv = new ArrayList<>(List.of("-upstream", up.url(), "-release-cooldown", "0", "-queue-depth", "2",
                     "-priority-class", "interactive=4", "-priority-class", "background=1"));

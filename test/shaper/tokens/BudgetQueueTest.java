@@ -75,6 +75,28 @@ class BudgetQueueTest {
     }
 
     @Test
+    void tokenWaitersAreCountedByClassAndAHeavierArrivalDisplacesALighterOne() throws Exception {
+        try (TokenFixture f = TokenFixture.start("/", "-rpm", "1", "-queue-depth", "1", "-queue-timeout", "30s",
+                "-priority-class", "interactive=4", "-priority-class", "background=1", "-priority-rule", "model~*bg*=background")) {
+            assertEquals(200, f.post("/v1/messages", BODY).statusCode());
+            CompletableFuture<HttpResponse<String>> background = postAsync(f, "/v1/messages", BODY.replace("claude-q", "claude-bg"));
+            awaitQueued(f, 1);
+            assertEquals(1.0, TokenFixture.value(f.metrics(), "shaper_class_queued{class=\"background\",provider=\"default\"}"));
+            CompletableFuture<HttpResponse<String>> interactive = postAsync(f, "/v1/messages", BODY);
+            HttpResponse<String> displaced = background.get(20, TimeUnit.SECONDS);
+            assertEquals(429, displaced.statusCode(), "the background waiter gave its place to the interactive arrival");
+            long after = Long.parseLong(displaced.headers().firstValue("retry-after").orElseThrow());
+            assertTrue(after >= 50 && after <= 60, "when the head's request comes: " + after);
+            awaitQueued(f, 1);
+            String metrics = f.metrics();
+            assertEquals(1.0, TokenFixture.value(metrics, "shaper_class_queued{class=\"interactive\",provider=\"default\"}"));
+            assertEquals(0.0, TokenFixture.value(metrics, "shaper_class_queued{class=\"background\",provider=\"default\"}"));
+            f.shaper.server().shutdown(Duration.ofSeconds(5));
+            assertEquals(504, interactive.get(20, TimeUnit.SECONDS).statusCode());
+        }
+    }
+
+    @Test
     void aTokenWaiterWhoseClientLeavesIsRemovedFromTheQueue() throws Exception {
         try (TokenFixture f = TokenFixture.start("/", "-rpm", "1", "-queue-timeout", "30s")) {
             assertEquals(200, f.post("/v1/messages", BODY).statusCode());
