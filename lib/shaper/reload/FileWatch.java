@@ -40,12 +40,14 @@ public final class FileWatch implements AutoCloseable {
     private FileWatch(Path file, Runnable reload, Optional<String> loadedHash) throws IOException {
         this.file = file.toAbsolutePath().normalize();
         this.reload = reload;
-        this.lastDigest = digest();
-        this.changedSinceLoad = lastDigest != null && loadedHash.isPresent()
-                && !HexFormat.of().formatHex(lastDigest).startsWith(loadedHash.get());
+        // Register before reading the content: a save after the read is then an event, and a save
+        // before it shows in the digest; read first, a save in between was lost.
         this.watcher = FileSystems.getDefault().newWatchService();
         this.file.getParent().register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
                 StandardWatchEventKinds.ENTRY_DELETE);
+        this.lastDigest = digest();
+        this.changedSinceLoad = lastDigest != null && loadedHash.isPresent()
+                && !HexFormat.of().formatHex(lastDigest).startsWith(loadedHash.get());
         this.thread = Thread.ofPlatform().daemon().name("shaper-config-watch").start(this::run);
     }
 
