@@ -59,7 +59,7 @@ public enum Series {
             + " phantom penalty, cancel cooldown)", "limiter", "state"),
     LIMIT(GAUGE, "Each limiter's limit in force: the adaptive limit (or the configured one) less the slot adaptive headroom"
             + " withholds", "limiter"),
-    CLASS_QUEUED(GAUGE, "Requests waiting per priority class over all the provider's limiters; only when classes are declared", "class"),
+    CLASS_QUEUED(GAUGE, "Requests waiting per priority class over all the provider's limiters and its token budget; only when classes are declared", "class"),
     CLASS_QUEUE_WAIT_SECONDS(HISTOGRAM, "Time finished exchanges of each priority class waited for their slots; only when classes"
             + " are declared", "class"),
     PRIORITY_UNKNOWN(COUNTER, "Requests whose priority header named an undeclared class (served in a rule's or the default class)"),
