@@ -10,7 +10,6 @@ import shaper.admission.ProviderLimiters;
 import shaper.breaker.CircuitBreaker;
 import shaper.budget.TokenBudget;
 import shaper.cluster.ClusterBackend;
-import shaper.cluster.LinkSnapshot;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.Journal;
 import shaper.priority.PriorityClassifier;
@@ -22,12 +21,13 @@ import shaper.proxy.ProviderAssembly;
  *
  * @param name     the {@code provider} label value
  * @param limits   the provider's {@code -limit} patterns, for the per-route labels
- * @param limiterBackend the cluster link's state at scrape time; empty when the limiters are in-process
+ * @param cluster  the cluster link, asked at scrape time (its state without a Redis call, the shared
+ *                 queue with one); empty when the limiters are in-process
  * @param priority the provider's priority classes and the count of unknown ones named in headers
  * @param budgetQueued requests waiting for the provider's token budget, per priority class; empty without a budget
  */
 public record ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
-                           ExchangeCounters counters, Supplier<Optional<LinkSnapshot>> limiterBackend, PriorityClassifier priority,
+                           ExchangeCounters counters, Optional<ClusterBackend> cluster, PriorityClassifier priority,
                            Supplier<Map<String, Integer>> budgetQueued) {
     public ProviderView {
         Objects.requireNonNull(name, "name");
@@ -36,7 +36,7 @@ public record ProviderView(String name, List<String> limits, ProviderLimiters li
         Objects.requireNonNull(breaker, "breaker");
         Objects.requireNonNull(journal, "journal");
         Objects.requireNonNull(counters, "counters");
-        Objects.requireNonNull(limiterBackend, "limiterBackend");
+        Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(priority, "priority");
         Objects.requireNonNull(budgetQueued, "budgetQueued");
     }
@@ -44,13 +44,13 @@ public record ProviderView(String name, List<String> limits, ProviderLimiters li
     /** The view of an assembled provider. */
     public static ProviderView of(ProviderAssembly p) {
         return new ProviderView(p.name(), p.config().admission().limits(), p.limiters(), p.breaker(), p.publisher().journal(),
-                p.publisher().counters(), () -> p.cluster().map(ClusterBackend::snapshotWithQueue), p.priority(),
+                p.publisher().counters(), p.cluster(), p.priority(),
                 () -> p.tokens().budget().map(TokenBudget::queuedByClass).orElse(Map.of()));
     }
 
     /** A provider whose limiters are in-process. */
     public ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
                         ExchangeCounters counters) {
-        this(name, limits, limiters, breaker, journal, counters, Optional::empty, PriorityClassifier.NONE, Map::of);
+        this(name, limits, limiters, breaker, journal, counters, Optional.empty(), PriorityClassifier.NONE, Map::of);
     }
 }

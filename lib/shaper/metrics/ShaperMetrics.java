@@ -19,6 +19,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import shaper.Version;
 import shaper.breaker.BreakerSnapshot;
+import shaper.cluster.ClusterBackend;
 import shaper.limit.LimiterSnapshot;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeRecord;
@@ -90,13 +91,14 @@ public final class ShaperMetrics {
                 .callback(cb -> routeWaits().forEach(w -> cb.call(w.oldestSeconds(), w.provider(), w.method(), w.path()))).build());
         this.histograms = histograms;
         histograms.all().forEach(this::register);
-        register(Series.LIMITER_BACKEND_UP.gauge().callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
-                        .ifPresent(l -> cb.call(l.up() ? 1 : 0, p.name())))).build());
-        register(Series.LIMITER_BACKEND_TRANSITIONS.counter().callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get()
-                        .ifPresent(l -> cb.call(l.transitions(), p.name())))).build());
+        // up and transitions are the link's own state; only the shared queue asks Redis (one call per limiter)
+        register(Series.LIMITER_BACKEND_UP.gauge().callback(cb -> this.providers.get().forEach(p -> p.cluster()
+                        .ifPresent(c -> cb.call(c.snapshot().up() ? 1 : 0, p.name())))).build());
+        register(Series.LIMITER_BACKEND_TRANSITIONS.counter().callback(cb -> this.providers.get().forEach(p -> p.cluster()
+                        .ifPresent(c -> cb.call(c.snapshot().transitions(), p.name())))).build());
         register(Series.CLUSTER_QUEUED.gauge()
-                .callback(cb -> this.providers.get().forEach(p -> p.limiterBackend().get().filter(l -> l.clusterWaiters() >= 0)
-                        .ifPresent(l -> cb.call(l.clusterWaiters(), p.name())))).build());
+                .callback(cb -> this.providers.get().forEach(p -> p.cluster().map(ClusterBackend::snapshotWithQueue)
+                        .filter(l -> l.clusterWaiters() >= 0).ifPresent(l -> cb.call(l.clusterWaiters(), p.name())))).build());
         register(Series.BUILD_INFO.gauge()
                 .callback(cb -> this.providers.get().forEach(p -> cb.call(1, p.name(), Version.VERSION))).build());
         register(Series.CONFIG_RELOADS.counter().callback(cb -> {
