@@ -64,16 +64,21 @@ public final class Slots {
             return;
         }
         disposed = true;
-        if (config.adaptiveHeadroom() && end.reachedUpstream() && end.status() == 429 && cls.owner() != null) {
-            cls.owner().onRateLimited();
-        }
-        Duration[] asked = new Duration[1]; // the penalty, asked at most once and only when hold() needs it
-        Duration hold = hold(end, () -> asked[0] = penalty.get());
-        if (held != null && hold.isPositive() && !permits.isEmpty()) {
-            held.started(reason(end, asked[0]), hold);
-        }
-        for (Permit p : permits) {
-            p.releaseAfter(hold);
+        Duration hold = Duration.ZERO;
+        try {
+            if (config.adaptiveHeadroom() && end.reachedUpstream() && end.status() == 429 && cls.owner() != null) {
+                cls.owner().onRateLimited();
+            }
+            Duration[] asked = new Duration[1]; // the penalty, asked at most once and only when hold() needs it
+            hold = hold(end, () -> asked[0] = penalty.get());
+            if (held != null && hold.isPositive() && !permits.isEmpty()) {
+                held.started(reason(end, asked[0]), hold);
+            }
+        } finally {
+            // whatever the bookkeeping above throws, the slots go back (at once if no hold was decided)
+            for (Permit p : permits) {
+                p.releaseAfter(hold);
+            }
         }
     }
 
