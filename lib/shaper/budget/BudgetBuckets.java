@@ -33,14 +33,11 @@ public final class BudgetBuckets implements BucketStore {
 
     @Override
     public Block take(Cost cost, long claimant) {
-        long now = time.nanoTime();
-        String blocker = blocker(cost, now);
-        if (blocker != null) {
-            long wait = blocker.equals(TokenBudget.HOLD) ? holdUntil - now : bucketWait(cost, now);
-            return new Block(blocker, wait);
+        Block block = block(cost, time.nanoTime());
+        if (block == null) {
+            charge(cost);
         }
-        charge(cost);
-        return null;
+        return block;
     }
 
     /** Takes {@code cost} whether it fits or not (a level may go negative): what another store granted, mirrored here. */
@@ -49,10 +46,13 @@ public final class BudgetBuckets implements BucketStore {
         buckets.forEach((kind, b) -> b.take(cost.of(kind), now));
     }
 
-    /** What keeps {@code cost} from being taken now: {@link TokenBudget#HOLD}, a kind's word, or null when it fits. */
-    private String blocker(Cost cost, long now) {
+    /**
+     * What keeps {@code cost} from being taken now ({@link TokenBudget#HOLD}, or the kind whose refill
+     * takes longest) and for how long; null when it fits. One pass over the buckets.
+     */
+    private Block block(Cost cost, long now) {
         if (holding && now < holdUntil) {
-            return TokenBudget.HOLD;
+            return new Block(TokenBudget.HOLD, holdUntil - now);
         }
         holding = false;
         RateLimitKind worst = null;
@@ -64,7 +64,7 @@ public final class BudgetBuckets implements BucketStore {
                 worst = e.getKey();
             }
         }
-        return worst == null ? null : worst.word();
+        return worst == null ? null : new Block(worst.word(), longest);
     }
 
     @Override

@@ -2,6 +2,7 @@ package shaper.budget;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import shaper.limit.TimeSource;
 import shaper.ratelimit.RateLimitHeaders;
@@ -44,15 +45,18 @@ public final class ProviderTokens {
      * @param scanner   the relayed answer's scanner, null when no answer was relayed
      * @param status    the committed status
      * @param body      the request body as the model reads it (decoded) when it was read, else null: the
-     *                  model and the input estimate come from it, or from the budget's cost when it was paced
+     *                  model and the input estimate come from it, or from the budget's cost when it was paced.
+     *                  Asked at most once, and only when the cost does not already say it (a paced request's
+     *                  coded body was decoded for its estimate; decoding it again here would be the same work twice)
      * @param spend     what the request spent of the budget, null when it was not paced
      * @return the usage, for the exchange's record
      */
-    public TokenUsage finish(shaper.usage.UsageScanner scanner, int status, byte[] body, TokenBudget.Spend spend) {
-        String model = spend != null && !spend.cost().model().isEmpty() ? spend.cost().model()
-                : shaper.usage.UsageScanner.requestModel(body);
+    public TokenUsage finish(shaper.usage.UsageScanner scanner, int status, Supplier<byte[]> body, TokenBudget.Spend spend) {
+        boolean costNamesModel = spend != null && !spend.cost().model().isEmpty();
+        byte[] read = costNamesModel ? null : body.get();
+        String model = costNamesModel ? spend.cost().model() : shaper.usage.UsageScanner.requestModel(read);
         TokenUsage usage = scanner == null ? TokenUsage.NONE.withModel(model)
-                : scanner.finish(status, model, () -> spend != null ? spend.cost().input() : estimate(body, -1).input());
+                : scanner.finish(status, model, () -> spend != null ? spend.cost().input() : estimate(read, -1).input());
         counters.record(usage, status);
         if (spend != null) {
             spend.settle(usage);

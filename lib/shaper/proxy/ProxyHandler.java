@@ -142,7 +142,8 @@ public final class ProxyHandler implements Handler {
             connection.unwatch(); // before anything else touches the connection
             // the budget is settled from the actual usage before the slots go back (a release settles as "nothing used")
             // the model and the input estimate are read from the body as the model reads it, not as coded
-            trace.usage(tokens.finish(trace.usageScanner(), result.status(), BudgetBody.decodedOrNull(coding, sentBytes), spend));
+            byte[] sent = sentBytes;
+            trace.usage(tokens.finish(trace.usageScanner(), result.status(), () -> BudgetBody.decodedOrNull(coding, sent), spend));
             if (admitted != null) {
                 if (!forwarded) {
                     breaker.cancel(admitted.breaker());
