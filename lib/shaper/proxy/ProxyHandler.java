@@ -143,14 +143,17 @@ public final class ProxyHandler implements Handler {
             // the budget is settled from the actual usage before the slots go back (a release settles as "nothing used")
             // the model and the input estimate are read from the body as the model reads it, not as coded
             byte[] sent = sentBytes;
-            trace.usage(tokens.finish(trace.usageScanner(), result.status(), () -> BudgetBody.decodedOrNull(coding, sent), spend));
-            if (admitted != null) {
-                if (!forwarded) {
-                    breaker.cancel(admitted.breaker());
+            try {
+                trace.usage(tokens.finish(trace.usageScanner(), result.status(), () -> BudgetBody.decodedOrNull(coding, sent), spend));
+            } finally { // the probe and the slots go back whatever settling the budget did
+                if (admitted != null) {
+                    if (!forwarded) {
+                        breaker.cancel(admitted.breaker());
+                    }
+                    // the load sample goes to an adaptive limit before the slots are given back
+                    admitted.slots().report(result.loadSample(trace.upstreamFirstByteNanos(), req.headers().contentLength().orElse(-1L)));
+                    admitted.slots().dispose(result.slots(), breaker::penalty);
                 }
-                // the load sample goes to an adaptive limit before the slots are given back
-                admitted.slots().report(result.loadSample(trace.upstreamFirstByteNanos(), req.headers().contentLength().orElse(-1L)));
-                admitted.slots().dispose(result.slots(), breaker::penalty);
             }
             provider.publisher().publish(result.record(trace, JournalHeaders.of(req.headers()),
                     res.isSent() || result.status() > 0 ? JournalHeaders.of(res.headers()) : List.of()));
