@@ -43,8 +43,14 @@ public final class FileWatch implements AutoCloseable {
         // Register before reading the content: a save after the read is then an event, and a save
         // before it shows in the digest; read first, a save in between was lost.
         this.watcher = FileSystems.getDefault().newWatchService();
-        this.file.getParent().register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
-                StandardWatchEventKinds.ENTRY_DELETE);
+        try {
+            this.file.getParent().register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+                    StandardWatchEventKinds.ENTRY_DELETE);
+        } catch (IOException | RuntimeException e) {
+            // the watch service holds an inotify descriptor and a poller thread of its own
+            watcher.close();
+            throw e;
+        }
         this.lastDigest = digest();
         this.changedSinceLoad = lastDigest != null && loadedHash.isPresent()
                 && !HexFormat.of().formatHex(lastDigest).startsWith(loadedHash.get());
