@@ -72,7 +72,7 @@ public final class FileWatch implements AutoCloseable {
 
     private void run() {
         if (changedSinceLoad) {
-            reload.run();
+            reloadKeepingWatch();
         }
         try {
             while (true) {
@@ -87,12 +87,26 @@ public final class FileWatch implements AutoCloseable {
                     byte[] now = digest();
                     if (now != null && !Arrays.equals(now, lastDigest)) {
                         lastDigest = now;
-                        reload.run();
+                        reloadKeepingWatch();
                     }
                 }
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
             // closed: the proxy is stopping
+        }
+    }
+
+    /**
+     * Runs the reload; a failure it did not turn into a refusal (a bug, not a bad file) is reported
+     * and the watch goes on: an exception out of {@link #run} would end the thread, and every later
+     * save would be ignored without a word.
+     */
+    private void reloadKeepingWatch() {
+        try {
+            reload.run();
+        } catch (RuntimeException e) {
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, e);
         }
     }
 

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 import shaper.testing.RunningShaper;
 
 /**
- * {@link FileWatch} on a real directory: a watch that cannot start releases the JDK watch service it opened.
+ * {@link FileWatch} on a real directory: a reload that fails unexpectedly does not end the watch,
+ * and a watch that cannot start releases the JDK watch service it opened.
  */
 class FileWatchTest {
     private static final Duration BOUND = Duration.ofSeconds(30);
@@ -30,6 +31,28 @@ class FileWatchTest {
     private static void save(Path file, String text) throws IOException {
         Path tmp = Files.writeString(file.resolveSibling(".watched.swp"), text);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Test
+    void aReloadThatThrowsDoesNotEndTheWatch() throws Exception {
+        Path file = dir.resolve("shaper.yaml");
+        Files.writeString(file, "first\n");
+        AtomicInteger calls = new AtomicInteger();
+        BlockingQueue<Integer> ran = new LinkedBlockingQueue<>();
+        Runnable reload = () -> {
+            int n = calls.incrementAndGet();
+            ran.add(n);
+            if (n == 1) {
+                throw new IllegalStateException("a bug in the reload, not a bad file");
+            }
+        };
+        try (FileWatch watch = FileWatch.start(file, reload)) {
+            save(file, "second\n");
+            assertTrue(ran.poll(BOUND.toSeconds(), TimeUnit.SECONDS) != null, "the first save reloads");
+            save(file, "third\n");
+            Integer second = ran.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
+            assertTrue(second != null && second == 2, "the save after a failed reload reloads again");
+        }
     }
 
     @Test
