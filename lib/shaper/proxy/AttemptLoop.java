@@ -41,6 +41,8 @@ final class AttemptLoop {
     private UpstreamCall call;
     /** The body was decoded and rewritten (stale-reasoning replay): it is plain now, whatever the client sent. */
     private boolean rewrittenPlain;
+    /** The client's {@code Content-Encoding}, parsed once: asked for on every attempt and every backoff. */
+    private final ContentCodings clientCodings;
     private final boolean replayable;
     /** The transcoded route's stage and this exchange's converted request; null for passthrough. */
     private final TranscodeStage stage;
@@ -76,6 +78,7 @@ final class AttemptLoop {
             case RequestBody.Streamed streamed -> false;
         };
         this.ctx = RetryContext.first(f.config(), now());
+        this.clientCodings = RequestCoding.codingsOf(req);
     }
 
     /** Runs the attempts; an unexpected failure comes out as {@link StageFailed} carrying the exchange so far. */
@@ -259,8 +262,7 @@ final class AttemptLoop {
 
     /** The body's codings: the client's, or none for a converted (or already rewritten) body. */
     private ContentCodings codings() {
-        return converted != null || rewrittenPlain ? ContentCodings.IDENTITY
-                : RequestCoding.codingsOf(req);
+        return converted != null || rewrittenPlain ? ContentCodings.IDENTITY : clientCodings;
     }
 
     /** @return true to try again */

@@ -43,8 +43,14 @@ public final class FileWatch implements AutoCloseable {
         // Register before reading the content: a save after the read is then an event, and a save
         // before it shows in the digest; read first, a save in between was lost.
         this.watcher = FileSystems.getDefault().newWatchService();
-        this.file.getParent().register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
-                StandardWatchEventKinds.ENTRY_DELETE);
+        try {
+            this.file.getParent().register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+                    StandardWatchEventKinds.ENTRY_DELETE);
+        } catch (IOException | RuntimeException e) {
+            // the watch service holds an inotify descriptor and a poller thread of its own
+            watcher.close();
+            throw e;
+        }
         this.lastDigest = digest();
         this.changedSinceLoad = lastDigest != null && loadedHash.isPresent()
                 && !HexFormat.of().formatHex(lastDigest).startsWith(loadedHash.get());
@@ -66,7 +72,7 @@ public final class FileWatch implements AutoCloseable {
 
     private void run() {
         if (changedSinceLoad) {
-            reload.run();
+            reloadKeepingWatch();
         }
         try {
             while (true) {
@@ -81,12 +87,26 @@ public final class FileWatch implements AutoCloseable {
                     byte[] now = digest();
                     if (now != null && !Arrays.equals(now, lastDigest)) {
                         lastDigest = now;
-                        reload.run();
+                        reloadKeepingWatch();
                     }
                 }
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
             // closed: the proxy is stopping
+        }
+    }
+
+    /**
+     * Runs the reload; a failure it did not turn into a refusal (a bug, not a bad file) is reported
+     * and the watch goes on: an exception out of {@link #run} would end the thread, and every later
+     * save would be ignored without a word.
+     */
+    private void reloadKeepingWatch() {
+        try {
+            reload.run();
+        } catch (RuntimeException e) {
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, e);
         }
     }
 
