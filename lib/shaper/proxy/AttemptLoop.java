@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.webclient.api.HttpClientResponse;
+import shaper.proxy.client.UpstreamResponse;
 import io.helidon.webserver.http.ServerRequest;
 import shaper.breaker.Admission;
 import shaper.codec.ContentCodings;
@@ -106,7 +106,7 @@ final class AttemptLoop {
     /** @return true to try again */
     private boolean attempt() {
         result = result.reached();
-        HttpClientResponse in;
+        UpstreamResponse in;
         watch = f.calls().begin(client, f.config().upstreamTimeout(), body instanceof RequestBody.Streamed);
         try {
             trace.attemptStarted();
@@ -160,7 +160,7 @@ final class AttemptLoop {
     }
 
     /** @return true to try again */
-    private boolean onResponse(HttpClientResponse in) {
+    private boolean onResponse(UpstreamResponse in) {
         Instant receivedAt = now();
         int code = in.status().code();
         HeaderLookup headers = UpstreamHeaders.of(in.headers());
@@ -226,7 +226,7 @@ final class AttemptLoop {
         return false;
     }
 
-    private void relay(HttpClientResponse in, ResponseRelay.Plan answer) {
+    private void relay(UpstreamResponse in, ResponseRelay.Plan answer) {
         ResponseRelay.Plan plan = UsageTap.tap(answer, in, trace);
         try {
             result = converted != null

@@ -87,13 +87,13 @@ final class BodyPeek {
     }
 
     /** Whether the answer is an event stream. */
-    static boolean isEventStream(io.helidon.webclient.api.HttpClientResponse in) {
+    static boolean isEventStream(shaper.proxy.client.UpstreamResponse in) {
         return in.headers().first(io.helidon.http.HeaderNames.CONTENT_TYPE)
                 .map(t -> t.toLowerCase(Locale.ROOT).startsWith("text/event-stream")).orElse(false);
     }
 
     /** Reads up to {@code limit} bytes of a discarded body so its connection can be reused; closing drops it otherwise. */
-    static void drain(io.helidon.webclient.api.HttpClientResponse in, int limit) {
+    static void drain(shaper.proxy.client.UpstreamResponse in, int limit) {
         try {
             InputStream rest = in.inputStream();
             byte[] buf = new byte[1024];

@@ -9,7 +9,7 @@ import java.util.Set;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
-import io.helidon.webclient.api.HttpClientResponse;
+import shaper.proxy.client.UpstreamResponse;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeTrace;
@@ -39,7 +39,7 @@ final class ResponseRelay {
      * @param location       rewritten {@code Location}, or null to keep the upstream's
      */
     record Plan(byte[] prefix, InputStream rest, boolean decoded, int status, String retryAfter, String location) {
-        static Plan asIs(HttpClientResponse in) {
+        static Plan asIs(UpstreamResponse in) {
             return new Plan(new byte[0], in.inputStream(), false, 0, null, null);
         }
     }
@@ -53,7 +53,7 @@ final class ResponseRelay {
      * @return the exchange ended by the relay
      * @throws RelayBroke when the client or the upstream failed after the answer was committed
      */
-    static ExchangeResult relay(HttpClientResponse in, ClientSink sink, String method, ExchangeTrace trace, Plan plan,
+    static ExchangeResult relay(UpstreamResponse in, ClientSink sink, String method, ExchangeTrace trace, Plan plan,
                                 ExchangeResult so) {
         return switch (sink.state()) {
             case ClientSink.CommittedStream c -> appendToStream(in, c.stream(), sink.dialect(), trace, plan, so);
@@ -61,7 +61,7 @@ final class ResponseRelay {
         };
     }
 
-    private static ExchangeResult answer(HttpClientResponse in, ServerResponse res, String method, ExchangeTrace trace, Plan plan,
+    private static ExchangeResult answer(UpstreamResponse in, ServerResponse res, String method, ExchangeTrace trace, Plan plan,
                                          ExchangeResult so) {
         int code = plan.status() > 0 ? plan.status() : in.status().code();
         ExchangeResult committed = so.committed(code);
@@ -116,7 +116,7 @@ final class ResponseRelay {
         closeSink(sink);
     }
 
-    private static ExchangeResult appendToStream(HttpClientResponse in, EarlyStream early, Dialect dialect, ExchangeTrace trace, Plan plan,
+    private static ExchangeResult appendToStream(UpstreamResponse in, EarlyStream early, Dialect dialect, ExchangeTrace trace, Plan plan,
                                                  ExchangeResult so) {
         ExchangeResult committed = so.committed(200);
         int code = in.status().code();

@@ -3,7 +3,7 @@ package shaper.proxy;
 import java.io.IOException;
 import java.io.InputStream;
 
-import io.helidon.webclient.api.HttpClientResponse;
+import shaper.proxy.client.UpstreamResponse;
 import shaper.sse.InspectorVerdict;
 
 /**
@@ -18,12 +18,12 @@ import shaper.sse.InspectorVerdict;
 record SsePeek(ResponseRelay.Plan plan, boolean hiddenError) {
 
     /** Whether {@code in} is an answer to inspect: an event stream in a coding decoded here. */
-    static boolean applies(HttpClientResponse in, String encoding) {
+    static boolean applies(UpstreamResponse in, String encoding) {
         return BodyPeek.isEventStream(in) && BodyPeek.decodable(encoding);
     }
 
     /** Reads the stream's start; call only when {@link #applies}. */
-    static SsePeek of(HttpClientResponse in, String encoding) throws IOException {
+    static SsePeek of(UpstreamResponse in, String encoding) throws IOException {
         InputStream decoded = BodyPeek.decode(in.inputStream(), encoding);
         boolean wasDecoded = encoding != null && !encoding.isBlank() && !encoding.equalsIgnoreCase("identity");
         return switch (BodyPeek.inspect(decoded)) {

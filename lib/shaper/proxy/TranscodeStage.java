@@ -10,7 +10,7 @@ import java.util.Locale;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
-import io.helidon.webclient.api.HttpClientResponse;
+import shaper.proxy.client.UpstreamResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.codec.ContentCodings;
@@ -90,7 +90,7 @@ final class TranscodeStage {
      *
      * @throws RelayBroke when the client goes away after the answer was committed, like {@link ResponseRelay}
      */
-    ExchangeResult relay(HttpClientResponse in, ClientSink sink, String method, String rawPath, ResponseRelay.Plan plan, Converted c,
+    ExchangeResult relay(UpstreamResponse in, ClientSink sink, String method, String rawPath, ResponseRelay.Plan plan, Converted c,
                          String calledUrl, ExchangeResult so) {
         int code = in.status().code();
         InputStream body = decoded(in, plan);
@@ -242,7 +242,7 @@ final class TranscodeStage {
         return Json.errorInfo(body).map(Json.ErrorInfo::message).orElse("transcoding failed");
     }
 
-    private static InputStream decoded(HttpClientResponse in, ResponseRelay.Plan plan) {
+    private static InputStream decoded(UpstreamResponse in, ResponseRelay.Plan plan) {
         InputStream rest = plan.rest();
         InputStream all = plan.prefix().length == 0 ? rest : new SequenceInputStream(new ByteArrayInputStream(plan.prefix()), rest);
         String encoding = plan.decoded() ? null : in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);

@@ -48,12 +48,11 @@ public final class TransportErrors {
             case SocketTimeoutException e -> "timed out waiting for the upstream";
             case SSLHandshakeException e -> "TLS handshake failed: " + message;
             case SSLException e -> "TLS error: " + message;
+            case shaper.proxy.client.UpstreamClient.NoAnswer e -> "the upstream closed the connection before answering";
             case EOFException e -> "the connection closed before the response was complete";
             case SocketException e when lower.contains("reset") -> "connection reset by the peer";
             case SocketException e when lower.contains("broken pipe") -> "the connection closed while sending";
             default -> switch (kind) {
-                // Helidon's client: the upstream closed before sending a (complete) response head
-                case "InsufficientDataAvailableException" -> "the upstream closed the connection before answering";
                 // Jedis: the Redis server closed the connection mid-reply
                 case "JedisConnectionException" -> lower.contains("unexpected end of stream")
                         ? "the Redis server closed the connection" : "cannot reach the Redis server" + (message.isEmpty() ? "" : ": " + message);

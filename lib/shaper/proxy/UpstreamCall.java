@@ -3,11 +3,15 @@ package shaper.proxy;
 import java.time.Duration;
 import java.util.List;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
-import io.helidon.webclient.api.HttpClientResponse;
-import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.http.WritableHeaders;
 import io.helidon.webserver.http.ServerRequest;
+import shaper.proxy.client.OutgoingBody;
+import shaper.proxy.client.UpstreamResponse;
 import shaper.proxy.watch.CallWatch;
 
 /**
@@ -62,7 +66,7 @@ final class UpstreamCall {
      * The upstream's {@code Location} as a path on this proxy (mount prefix in front), or empty when
      * it points outside what the provider's upstreams serve.
      */
-    java.util.Optional<String> redirect(HttpClientResponse in, Upstreams upstreams) {
+    java.util.Optional<String> redirect(UpstreamResponse in, Upstreams upstreams) {
         java.net.URI requested = java.net.URI.create(upstream.base().getScheme() + "://" + upstream.base().getRawAuthority()
                 + UpstreamUris.pathAndQuery(upstream.base(), rawPath, rawQuery));
         String location = in.headers().first(HeaderNames.LOCATION).orElse("");
@@ -72,54 +76,50 @@ final class UpstreamCall {
 
     /**
      * Sends the request. A body that fails midway (the client left, or the upstream stopped
-     * reading) closes the upstream connection before the failure propagates: Helidon would
-     * otherwise keep the half-sent request open, and the upstream would go on counting it.
+     * reading) closes the upstream connection before the failure propagates, so the upstream sees
+     * the request end and stops counting it.
      *
      * @param watch told when the body has been sent, so the idle client can be watched
+     * @throws UncheckedIOException when the upstream cannot be reached or breaks off before its head
      */
-    HttpClientResponse send(RequestBody body, CallWatch.Call watch) {
-        Http1ClientRequest out = upstream.client().method(Method.create(req.prologue().method().text()))
-                .uri(upstream.requestUri(rawPath, rawQuery))
-                .skipUriEncoding(true)
-                .followRedirects(false)
-                .sendExpectContinue(false)
-                .readTimeout(timeout)
-                .keepAlive(upstream.keepAlive());
-        if (!req.headers().contains(HeaderNames.USER_AGENT)) {
-            out.property(ClientHeaderGuard.NO_USER_AGENT, "true");
+    UpstreamResponse send(RequestBody body, CallWatch.Call watch) {
+        WritableHeaders<?> fields = WritableHeaders.create();
+        HeaderPolicy.forEachRequestHeader(req.headers(), fields::add);
+        rewrite.apply(fields);
+        sent = JournalHeaders.sent(req.headers(), fields);
+        try {
+            return upstream.client().send(req.prologue().method().text(), upstream.target(rawPath, rawQuery), fields,
+                    outgoing(body), timeout, watch::awaiting);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        out.headers(h -> HeaderPolicy.forEachRequestHeader(req.headers(), h::add));
-        out.headers(rewrite::apply);
-        long length = body instanceof RequestBody.None ? -1 : body.length();
-        if (length >= 0) {
-            out.header(HeaderNames.CONTENT_LENGTH, Long.toString(length));
-        }
-        sent = JournalHeaders.sent(req.headers(), out.headers());
-        if (body instanceof RequestBody.None) {
-            return out.request();
-        }
-        return out.outputStream(os -> {
-            try {
-                byte[] inMemory = body.bytes();
-                if (inMemory != null) {
-                    writeAll(os, inMemory); // no copy loop (and no copy buffer) for a body already in memory
-                } else {
-                    StreamCopy.copy(body.open(), os, length);
-                }
-            } catch (RuntimeException e) {
-                HelidonInternals.abortRequest(os);
-                throw e;
-            }
-            os.close();
-            watch.awaiting();
-        });
     }
 
-    private static void writeAll(java.io.OutputStream os, byte[] bytes) {
-        try {
-            os.write(bytes);
-        } catch (java.io.IOException | RuntimeException e) {
-            throw new StreamCopy.SinkFailed(e);
+    private static OutgoingBody outgoing(RequestBody body) {
+        if (body instanceof RequestBody.None) {
+            return OutgoingBody.NONE;
         }
+        byte[] inMemory = body.bytes();
+        long length = body.length();
+        return new OutgoingBody() {
+            @Override
+            public long length() {
+                return length;
+            }
+
+            @Override
+            public boolean replayable() {
+                return inMemory != null;
+            }
+
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                if (inMemory != null) {
+                    out.write(inMemory); // no copy loop (and no copy buffer) for a body already in memory
+                } else {
+                    StreamCopy.copy(body.open(), out, length);
+                }
+            }
+        };
     }
 }

@@ -1,7 +1,7 @@
 package shaper.proxy;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.webclient.api.HttpClientResponse;
+import shaper.proxy.client.UpstreamResponse;
 import shaper.observe.ExchangeTrace;
 import shaper.usage.ScannedStream;
 import shaper.usage.UsageScanner;
@@ -18,7 +18,7 @@ final class UsageTap {
     }
 
     /** {@code plan} with its remaining body watched by a new scanner (registered on {@code trace}). */
-    static ResponseRelay.Plan tap(ResponseRelay.Plan plan, HttpClientResponse in, ExchangeTrace trace) {
+    static ResponseRelay.Plan tap(ResponseRelay.Plan plan, UpstreamResponse in, ExchangeTrace trace) {
         String type = in.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
         String encoding = plan.decoded() ? null : in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
         UsageScanner scanner = UsageScanner.forEncodedBody(type, encoding);

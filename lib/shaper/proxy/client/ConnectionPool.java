@@ -1,0 +1,84 @@
+package shaper.proxy.client;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One upstream's idle keep-alive connections, newest first: the connection used last is the one
+ * taken next, so under light load the same few stay warm and the rest age out. A taken connection
+ * is checked with one non-blocking read ({@link UpstreamConnection#stale()}) and dropped when the
+ * upstream closed it or it idled longer than {@link #MAX_IDLE}; nothing runs while connections idle.
+ */
+final class ConnectionPool implements AutoCloseable {
+    /** Idle connections older than this are not reused: a peer or NAT may have forgotten them without a word. */
+    static final Duration MAX_IDLE = Duration.ofSeconds(90);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+    private final UpstreamAddress address;
+    private final int capacity;
+    private final ConcurrentLinkedDeque<UpstreamConnection> idle = new ConcurrentLinkedDeque<>();
+    private final AtomicInteger idleCount = new AtomicInteger();
+    private volatile boolean closed;
+
+    /** @param capacity idle connections kept; 0 keeps none (every request on a fresh connection) */
+    ConnectionPool(UpstreamAddress address, int capacity) {
+        this.address = address;
+        this.capacity = capacity;
+    }
+
+    /** A live idle connection, or a fresh one connected within 10 s or {@code timeout}, whichever is shorter. */
+    UpstreamConnection take(Duration timeout) throws IOException {
+        UpstreamConnection c;
+        long now = System.nanoTime();
+        while ((c = idle.pollFirst()) != null) {
+            idleCount.decrementAndGet();
+            if (now - c.idleSince() < MAX_IDLE.toNanos() && !c.stale()) {
+                return c;
+            }
+            c.close();
+        }
+        return fresh(timeout);
+    }
+
+    /** A new connection, never a pooled one (the retry of a request whose pooled connection had died). */
+    UpstreamConnection fresh(Duration timeout) throws IOException {
+        if (closed) {
+            throw new IOException("upstream client closed");
+        }
+        return UpstreamConnection.open(address, CONNECT_TIMEOUT.compareTo(timeout) < 0 ? CONNECT_TIMEOUT : timeout);
+    }
+
+    /** Keeps a connection whose last answer was read to its end; closes it when the pool is full or closed. */
+    void giveBack(UpstreamConnection c) {
+        if (closed || !c.isOpen()) {
+            c.close();
+            return;
+        }
+        if (idleCount.incrementAndGet() > capacity) {
+            idleCount.decrementAndGet();
+            c.close();
+            return;
+        }
+        c.parked(System.nanoTime());
+        idle.offerFirst(c);
+        if (closed) {
+            drain();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        drain();
+    }
+
+    private void drain() {
+        UpstreamConnection c;
+        while ((c = idle.pollFirst()) != null) {
+            idleCount.decrementAndGet();
+            c.close();
+        }
+    }
+}

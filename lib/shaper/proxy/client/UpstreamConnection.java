@@ -1,0 +1,136 @@
+package shaper.proxy.client;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
+
+/**
+ * One connection to an upstream, plain or TLS (host name verified, ALPN {@code http/1.1}), with
+ * TCP_NODELAY. It lives on a {@link SocketChannel} so that a pooled connection can be checked with
+ * one non-blocking read ({@link #stale()}); its streams are the channel's blocking socket streams,
+ * so a virtual thread parks while it waits and an interrupt closes it. Used by one thread at a time;
+ * {@link #close()} may come from any thread and is idempotent.
+ */
+final class UpstreamConnection implements AutoCloseable {
+    private static final int WRITE_BUFFER = 16 * 1024;
+
+    private final SocketChannel channel;
+    private final Socket socket;
+    private final WireInput in;
+    private final OutputStream out;
+    private long idleSince;
+    private boolean reused;
+
+    private UpstreamConnection(SocketChannel channel, Socket socket) throws IOException {
+        this.channel = channel;
+        this.socket = socket;
+        this.in = new WireInput(socket.getInputStream());
+        this.out = new BufferedOutputStream(socket.getOutputStream(), WRITE_BUFFER);
+    }
+
+    /** Connects, within {@code connectTimeout}, and for {@code https} completes the TLS handshake. */
+    static UpstreamConnection open(UpstreamAddress address, Duration connectTimeout) throws IOException {
+        SocketChannel channel = SocketChannel.open();
+        try {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            Socket plain = channel.socket();
+            plain.connect(new InetSocketAddress(address.host(), address.port()), (int) Math.max(1, connectTimeout.toMillis()));
+            if (!address.tls()) {
+                return new UpstreamConnection(channel, plain);
+            }
+            SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                    .createSocket(plain, address.host(), address.port(), true);
+            SSLParameters params = ssl.getSSLParameters();
+            params.setEndpointIdentificationAlgorithm("HTTPS");
+            params.setApplicationProtocols(new String[] {"http/1.1"});
+            ssl.setSSLParameters(params);
+            ssl.startHandshake();
+            return new UpstreamConnection(channel, ssl);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    WireInput in() {
+        return in;
+    }
+
+    OutputStream out() {
+        return out;
+    }
+
+    /** Bounds every read from now on ({@code SO_TIMEOUT}); zero or less means at least a millisecond. */
+    void readTimeout(Duration timeout) throws IOException {
+        long ms;
+        try {
+            ms = timeout.toMillis();
+        } catch (ArithmeticException e) {
+            ms = Integer.MAX_VALUE;
+        }
+        socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, ms)));
+    }
+
+    /** True when this connection came from the pool rather than a fresh connect. */
+    boolean reused() {
+        return reused;
+    }
+
+    void parked(long nanoTime) {
+        idleSince = nanoTime;
+        reused = true;
+    }
+
+    long idleSince() {
+        return idleSince;
+    }
+
+    /**
+     * True when an idle connection can no longer carry a request: closed, at end of stream, reset,
+     * or with bytes nobody asked for. One non-blocking read; a byte it takes is never needed, since
+     * such a connection is dropped.
+     */
+    boolean stale() {
+        if (!channel.isOpen() || in.buffered() > 0) {
+            return true;
+        }
+        try {
+            channel.configureBlocking(false);
+            try {
+                return channel.read(ByteBuffer.allocate(1)) != 0;
+            } finally {
+                channel.configureBlocking(true);
+            }
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(socket);
+        closeQuietly(channel);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // closing is best effort
+        }
+    }
+}

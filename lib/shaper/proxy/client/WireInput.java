@@ -1,0 +1,124 @@
+package shaper.proxy.client;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The buffered read side of one upstream connection: the answer's head is read in large pieces and
+ * what follows it stays buffered for the body. Used by one thread at a time.
+ */
+final class WireInput {
+    private static final int BUFFER = 16 * 1024;
+
+    private final InputStream in;
+    private final byte[] buf = new byte[BUFFER];
+    private int pos;
+    private int limit;
+    private long consumed;
+
+    WireInput(InputStream in) {
+        this.in = in;
+    }
+
+    /** Bytes received on this connection so far (a counter: compare two readings). */
+    long consumed() {
+        return consumed + pos;
+    }
+
+    /** Bytes buffered now (no read). */
+    int buffered() {
+        return limit - pos;
+    }
+
+    /** True when something was buffered or the socket says bytes are pending. */
+    int available() throws IOException {
+        return buffered() > 0 ? buffered() : in.available();
+    }
+
+    /** Reads up to {@code len} bytes; -1 at end of stream. Large reads with nothing buffered go straight to the caller's array. */
+    int read(byte[] b, int off, int len) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        if (pos < limit) {
+            int n = Math.min(len, limit - pos);
+            System.arraycopy(buf, pos, b, off, n);
+            pos += n;
+            return n;
+        }
+        if (len >= buf.length) {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                consumed += n;
+            }
+            return n;
+        }
+        if (!fill()) {
+            return -1;
+        }
+        return read(b, off, len);
+    }
+
+    /** One byte, or -1 at end of stream. */
+    int read() throws IOException {
+        if (pos >= limit && !fill()) {
+            return -1;
+        }
+        return buf[pos++] & 0xff;
+    }
+
+    /**
+     * One line without its CRLF (a bare LF is accepted), as ISO-8859-1 text.
+     *
+     * @throws EOFException at end of stream before the line ended
+     * @throws IOException  when the line is longer than {@code max}
+     */
+    String line(int max) throws IOException {
+        StringBuilder sb = null;
+        while (true) {
+            if (pos >= limit && !fill()) {
+                throw new EOFException("upstream closed the connection mid-line");
+            }
+            int start = pos;
+            while (pos < limit && buf[pos] != '\n') {
+                pos++;
+            }
+            boolean ended = pos < limit;
+            int end = pos;
+            if (ended) {
+                pos++; // the LF
+            }
+            int length = (sb == null ? 0 : sb.length()) + (end - start);
+            if (length > max) {
+                throw new IOException("upstream line longer than " + max + " bytes");
+            }
+            if (ended) {
+                if (end > start && buf[end - 1] == '\r') {
+                    end--;
+                } else if (end == start && sb != null && !sb.isEmpty() && sb.charAt(sb.length() - 1) == '\r') {
+                    sb.setLength(sb.length() - 1);
+                }
+                String tail = new String(buf, start, end - start, StandardCharsets.ISO_8859_1);
+                return sb == null ? tail : sb.append(tail).toString();
+            }
+            if (sb == null) {
+                sb = new StringBuilder();
+            }
+            sb.append(new String(buf, start, end - start, StandardCharsets.ISO_8859_1));
+        }
+    }
+
+    /** Refills an empty buffer; false at end of stream. */
+    private boolean fill() throws IOException {
+        int n = in.read(buf, 0, buf.length);
+        if (n < 0) {
+            return false;
+        }
+        consumed += limit;
+        pos = 0;
+        limit = n;
+        return true;
+    }
+}
