@@ -235,7 +235,8 @@ class UpstreamClientWireTest {
         try (ScriptedUpstream up = upstream(new ConnectionOrder(), (target, ex) -> {
                 String statusLine = switch (target.substring(target.lastIndexOf('/') + 1)) {
                     case "letters" -> "HTTP/1.1 2OO OK";
-                    case "protocol" -> "ICY 200 OK";
+                    case "protocol" -> "HTTP/2.0 200 OK";
+                    case "icy" -> "ICY 200 OK";
                     case "short" -> "HTTP/1.1 20";
                     default -> "HTTP/1.1  200 OK";
                 };
@@ -243,7 +244,7 @@ class UpstreamClientWireTest {
                 ex.closeAfterResponse();
             });
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0")) {
-            for (String path : List.of("/v1/letters", "/v1/protocol", "/v1/short", "/v1/two-spaces")) {
+            for (String path : List.of("/v1/letters", "/v1/protocol", "/v1/icy", "/v1/short", "/v1/two-spaces")) {
                 HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri(path)).timeout(BOUND).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(502, r.statusCode(), path + " answered " + r.body());
