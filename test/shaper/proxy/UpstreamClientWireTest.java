@@ -118,6 +118,55 @@ class UpstreamClientWireTest {
         }
     }
 
+    /** RFC 9112 section 6.3: chunked framing overrides a Content-Length, which must not be forwarded. */
+    @Test
+    void aContentLengthBesideChunkedIsNeitherTrustedNorRelayed() throws Exception {
+        ConnectionOrder order = new ConnectionOrder();
+        try (ScriptedUpstream up = upstream(order, (target, ex) -> {
+                ex.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n");
+                ex.write("5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
+            });
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url());
+             RawHttp raw = new RawHttp(shaper.port())) {
+            for (int i = 0; i < 2; i++) {
+                raw.send("GET /v1/both HTTP/1.1\r\nHost: x\r\n\r\n");
+                RawHttp.Head head = finalHead(raw);
+                assertEquals(200, head.status());
+                assertTrue(!"100".equals(head.header("Content-Length")), "the upstream's Content-Length reached the client: " + head.headers());
+                assertEquals("hello world", body(raw, head));
+            }
+            assertEquals(List.of(1, 1), order.arrivals());
+        }
+    }
+
+    /**
+     * RFC 9112 section 6.3: a response whose Content-Length is invalid has no trustworthy framing, and a
+     * proxy answers 502; the same length repeated is one length.
+     */
+    @Test
+    void anInvalidContentLengthIsA502AndARepeatedOneIsOne() throws Exception {
+        try (ScriptedUpstream up = upstream(new ConnectionOrder(), (target, ex) -> {
+                String length = switch (target.substring(target.lastIndexOf('/') + 1)) {
+                    case "letters" -> "Content-Length: 1x";
+                    case "repeated" -> "Content-Length: 5\r\nContent-Length: 5, 5";
+                    default -> "Content-Length: 5\r\nContent-Length: 7";
+                };
+                ex.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + length + "\r\n\r\nhello, world");
+                ex.closeAfterResponse();
+            });
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0")) {
+            for (String path : List.of("/v1/letters", "/v1/conflicting")) {
+                HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri(path)).timeout(BOUND).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(502, r.statusCode(), path + " answered " + r.body());
+            }
+            HttpResponse<String> repeated = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/repeated")).timeout(BOUND).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, repeated.statusCode());
+            assertEquals("hello", repeated.body());
+        }
+    }
+
     @Test
     void headAnswersWithALengthButNoBodyDoNotHang() throws Exception {
         ConnectionOrder order = new ConnectionOrder();
