@@ -91,6 +91,35 @@ class UpstreamPoolTest {
         }
     }
 
+    /** A reset while idle (after the client had its whole answer, so the proxy had read it all) is found the same way. */
+    @Test
+    void aConnectionTheUpstreamResetWhileIdleIsNotUsedAgain() throws Exception {
+        ConnectionOrder order = new ConnectionOrder();
+        CountDownLatch answered = new CountDownLatch(1);
+        CountDownLatch reset = new CountDownLatch(1);
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> {
+                int conn = order.arrived(ex);
+                ex.respond(200, req.bodyText() + " on connection " + conn);
+                if (conn == 1) {
+                    if (answered.await(BOUND.toSeconds(), TimeUnit.SECONDS)) {
+                        ex.reset();
+                    }
+                    reset.countDown();
+                }
+            });
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0")) {
+            assertEquals("one on connection 1", post(shaper, "/v1/first", "one").body());
+            answered.countDown();
+            awaitLatch(reset, "the upstream resetting its idle connection");
+
+            HttpResponse<String> second = post(shaper, "/v1/second", "two");
+            assertEquals(200, second.statusCode(), second.body());
+            assertEquals("two on connection 2", second.body());
+            assertEquals(List.of(1, 2), order.arrivals());
+            assertEquals(List.of(), shaper.logLines("upstream error"), shaper.stdout());
+        }
+    }
+
     /** Connection 1 answers its first request, then reads the second and closes without a byte of answer. */
     private static ScriptedUpstream swallowingSecondRequest(ConnectionOrder order) {
         return ScriptedUpstream.start((req, ex) -> {
