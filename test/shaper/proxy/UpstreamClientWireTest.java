@@ -43,6 +43,10 @@ class UpstreamClientWireTest {
         });
     }
 
+    private static <T> HttpResponse<T> get(RunningShaper shaper, String path, HttpResponse.BodyHandler<T> body) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(shaper.uri(path)).timeout(BOUND).build(), body);
+    }
+
     /** The final head, past any 1xx the proxy may relay. */
     private static RawHttp.Head finalHead(RawHttp raw) throws Exception {
         RawHttp.Head head = raw.readHead();
@@ -68,26 +72,52 @@ class UpstreamClientWireTest {
         return length != null ? raw.readBytes(Integer.parseInt(length)) : chunks(raw);
     }
 
-    @Test
-    void chunkExtensionsAndTrailerFieldsAreReadAndTheBodyRelayedWhole() throws Exception {
+    /** One request over the client connection, the status it must get, and its body (null: none is read). */
+    private record Step(String request, int status, String body) {
+        static Step of(String requestLine, int status, String body) {
+            return new Step(requestLine + " HTTP/1.1\r\nHost: x\r\n\r\n", status, body);
+        }
+    }
+
+    /**
+     * Runs the steps in order over one client connection to the proxy in front of {@code wire}, and
+     * checks that every request reached the upstream over one connection: an answer read short or
+     * long would make the next head unreadable or the connection dropped. Returns the client's heads.
+     */
+    private static List<RawHttp.Head> overOneConnection(Wire wire, Step... steps) throws Exception {
         ConnectionOrder order = new ConnectionOrder();
-        try (ScriptedUpstream up = upstream(order, (target, ex) -> {
-                ex.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n");
-                ex.write("5;ext=1\r\nhello\r\n");
-                ex.write("6;name=\"quoted;value\";flag\r\n world\r\n");
-                ex.write("0;last=yes\r\nX-Checksum: abc\r\nX-Other: 1\r\n\r\n");
-            });
+        try (ScriptedUpstream up = upstream(order, wire);
              RunningShaper shaper = RunningShaper.start("-upstream", up.url());
              RawHttp raw = new RawHttp(shaper.port())) {
-            for (int i = 0; i < 2; i++) {
-                raw.send("GET /v1/chunked HTTP/1.1\r\nHost: x\r\n\r\n");
+            List<RawHttp.Head> heads = new java.util.ArrayList<>();
+            for (Step step : steps) {
+                raw.send(step.request());
                 RawHttp.Head head = finalHead(raw);
-                assertEquals(200, head.status());
-                assertEquals("hello world", body(raw, head));
+                assertEquals(step.status(), head.status(), step.request());
+                if (step.body() != null) {
+                    assertEquals(step.body(), body(raw, head));
+                }
+                heads.add(head);
             }
-            // trailer fields left unread would make the next answer's head unreadable or the connection dropped
-            assertEquals(List.of(1, 1), order.arrivals());
+            assertEquals(java.util.Collections.nCopies(steps.length, 1), order.arrivals());
+            return heads;
         }
+    }
+
+    /** Two GETs answered with {@code wire}, whose body is "hello world". */
+    private static List<RawHttp.Head> helloWorldTwice(String... wire) throws Exception {
+        Step get = Step.of("GET /v1/hello", 200, "hello world");
+        return overOneConnection((target, ex) -> {
+            for (String piece : wire) {
+                ex.write(piece);
+            }
+        }, get, get);
+    }
+
+    @Test
+    void chunkExtensionsAndTrailerFieldsAreReadAndTheBodyRelayedWhole() throws Exception {
+        helloWorldTwice("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n",
+                "5;ext=1\r\nhello\r\n", "6;name=\"quoted;value\";flag\r\n world\r\n", "0;last=yes\r\nX-Checksum: abc\r\nX-Other: 1\r\n\r\n");
     }
 
     @Test
@@ -107,12 +137,10 @@ class UpstreamClientWireTest {
                 }
             });
              RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {
-            HttpResponse<byte[]> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/until-close")).timeout(BOUND).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> r = get(shaper, "/v1/until-close", HttpResponse.BodyHandlers.ofByteArray());
             assertEquals(200, r.statusCode());
             assertArrayEquals(payload, r.body());
-            HttpResponse<String> next = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/next")).timeout(BOUND).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> next = get(shaper, "/v1/next", HttpResponse.BodyHandlers.ofString());
             assertEquals("next", next.body());
             assertEquals(List.of(1, 2), order.arrivals());
         }
@@ -121,21 +149,10 @@ class UpstreamClientWireTest {
     /** RFC 9112 section 6.3: chunked framing overrides a Content-Length, which must not be forwarded. */
     @Test
     void aContentLengthBesideChunkedIsNeitherTrustedNorRelayed() throws Exception {
-        ConnectionOrder order = new ConnectionOrder();
-        try (ScriptedUpstream up = upstream(order, (target, ex) -> {
-                ex.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n");
-                ex.write("5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
-            });
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url());
-             RawHttp raw = new RawHttp(shaper.port())) {
-            for (int i = 0; i < 2; i++) {
-                raw.send("GET /v1/both HTTP/1.1\r\nHost: x\r\n\r\n");
-                RawHttp.Head head = finalHead(raw);
-                assertEquals(200, head.status());
-                assertTrue(!"100".equals(head.header("Content-Length")), "the upstream's Content-Length reached the client: " + head.headers());
-                assertEquals("hello world", body(raw, head));
-            }
-            assertEquals(List.of(1, 1), order.arrivals());
+        for (RawHttp.Head head : helloWorldTwice(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n",
+                "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")) {
+            assertTrue(!"100".equals(head.header("Content-Length")), "the upstream's Content-Length reached the client: " + head.headers());
         }
     }
 
@@ -156,12 +173,10 @@ class UpstreamClientWireTest {
             });
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0")) {
             for (String path : List.of("/v1/letters", "/v1/conflicting")) {
-                HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri(path)).timeout(BOUND).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = get(shaper, path, HttpResponse.BodyHandlers.ofString());
                 assertEquals(502, r.statusCode(), path + " answered " + r.body());
             }
-            HttpResponse<String> repeated = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/repeated")).timeout(BOUND).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> repeated = get(shaper, "/v1/repeated", HttpResponse.BodyHandlers.ofString());
             assertEquals(200, repeated.statusCode());
             assertEquals("hello", repeated.body());
         }
@@ -169,83 +184,44 @@ class UpstreamClientWireTest {
 
     @Test
     void headAnswersWithALengthButNoBodyDoNotHang() throws Exception {
-        ConnectionOrder order = new ConnectionOrder();
-        try (ScriptedUpstream up = upstream(order, (target, ex) -> {
-                if (target.startsWith("HEAD ")) {
-                    ex.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1234\r\n\r\n");
-                } else {
-                    ex.respond(200, "got it");
-                }
-            });
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url());
-             RawHttp raw = new RawHttp(shaper.port())) {
-            raw.send("HEAD /v1/doc HTTP/1.1\r\nHost: x\r\n\r\n");
-            RawHttp.Head head = finalHead(raw);
-            assertEquals(200, head.status());
-            assertEquals("1234", head.header("Content-Length"));
-            raw.send("GET /v1/doc HTTP/1.1\r\nHost: x\r\n\r\n");
-            RawHttp.Head get = finalHead(raw);
-            assertEquals(200, get.status());
-            assertEquals("got it", body(raw, get));
-            assertEquals(List.of(1, 1), order.arrivals());
-        }
+        List<RawHttp.Head> heads = overOneConnection((target, ex) -> {
+            if (target.startsWith("HEAD ")) {
+                ex.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1234\r\n\r\n");
+            } else {
+                ex.respond(200, "got it");
+            }
+        }, Step.of("HEAD /v1/doc", 200, null), Step.of("GET /v1/doc", 200, "got it"));
+        assertEquals("1234", heads.getFirst().header("Content-Length"));
     }
 
     @Test
     void noContentAndNotModifiedCarryNoBodyWhateverTheirFieldsSay() throws Exception {
-        ConnectionOrder order = new ConnectionOrder();
-        try (ScriptedUpstream up = upstream(order, (target, ex) -> {
-                if (target.endsWith("/204")) {
-                    ex.write("HTTP/1.1 204 No Content\r\nX-Kind: none\r\n\r\n");
-                } else if (target.endsWith("/304")) {
-                    // the length of the representation the client already has, not of this answer
-                    ex.write("HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nContent-Length: 42\r\n\r\n");
-                } else {
-                    ex.respond(200, "after");
-                }
-            });
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url());
-             RawHttp raw = new RawHttp(shaper.port())) {
-            raw.send("DELETE /v1/204 HTTP/1.1\r\nHost: x\r\n\r\n");
-            RawHttp.Head noContent = finalHead(raw);
-            assertEquals(204, noContent.status());
-            assertEquals("none", noContent.header("X-Kind"));
-            raw.send("GET /v1/304 HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"v1\"\r\n\r\n");
-            RawHttp.Head notModified = finalHead(raw);
-            assertEquals(304, notModified.status());
-            assertEquals("\"v1\"", notModified.header("ETag"));
-            raw.send("GET /v1/ok HTTP/1.1\r\nHost: x\r\n\r\n");
-            RawHttp.Head ok = finalHead(raw);
-            assertEquals(200, ok.status());
-            assertEquals("after", body(raw, ok));
-            assertEquals(List.of(1, 1, 1), order.arrivals());
-        }
+        List<RawHttp.Head> heads = overOneConnection((target, ex) -> {
+            if (target.endsWith("/204")) {
+                ex.write("HTTP/1.1 204 No Content\r\nX-Kind: none\r\n\r\n");
+            } else if (target.endsWith("/304")) {
+                // the length of the representation the client already has, not of this answer
+                ex.write("HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nContent-Length: 42\r\n\r\n");
+            } else {
+                ex.respond(200, "after");
+            }
+        }, Step.of("DELETE /v1/204", 204, null), Step.of("GET /v1/304", 304, null), Step.of("GET /v1/ok", 200, "after"));
+        assertEquals("none", heads.get(0).header("X-Kind"));
+        assertEquals("\"v1\"", heads.get(1).header("ETag"));
     }
 
     @Test
     void interimHeadsBeforeTheFinalAnswerAreNotTheAnswer() throws Exception {
-        ConnectionOrder order = new ConnectionOrder();
-        try (ScriptedUpstream up = upstream(order, (target, ex) -> {
-                if (target.endsWith("/103")) {
-                    ex.write("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n");
-                    ex.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhints");
-                } else {
-                    ex.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n"
-                            + "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\ncontinue");
-                }
-            });
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url());
-             RawHttp raw = new RawHttp(shaper.port())) {
-            raw.send("GET /v1/103 HTTP/1.1\r\nHost: x\r\n\r\n");
-            RawHttp.Head hinted = finalHead(raw);
-            assertEquals(200, hinted.status());
-            assertEquals("hints", body(raw, hinted));
-            raw.send("POST /v1/100 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}");
-            RawHttp.Head continued = finalHead(raw);
-            assertEquals(200, continued.status());
-            assertEquals("continue", body(raw, continued));
-            assertEquals(List.of(1, 1), order.arrivals());
-        }
+        overOneConnection((target, ex) -> {
+            if (target.endsWith("/103")) {
+                ex.write("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n");
+                ex.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhints");
+            } else {
+                ex.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n"
+                        + "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\ncontinue");
+            }
+        }, Step.of("GET /v1/103", 200, "hints"),
+                new Step("POST /v1/100 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", 200, "continue"));
     }
 
     @Test
@@ -267,8 +243,7 @@ class UpstreamClientWireTest {
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0")) {
             try {
                 for (String path : List.of("/v1/many", "/v1/one-long-line")) {
-                    HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri(path)).timeout(BOUND).build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> r = get(shaper, path, HttpResponse.BodyHandlers.ofString());
                     assertEquals(502, r.statusCode(), path);
                 }
                 RunningShaper.await("both exchanges logged", BOUND, () -> shaper.logLines(" exchange ").size() == 2);
@@ -294,8 +269,7 @@ class UpstreamClientWireTest {
             });
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-retry", "0")) {
             for (String path : List.of("/v1/letters", "/v1/protocol", "/v1/icy", "/v1/short", "/v1/two-spaces")) {
-                HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri(path)).timeout(BOUND).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = get(shaper, path, HttpResponse.BodyHandlers.ofString());
                 assertEquals(502, r.statusCode(), path + " answered " + r.body());
                 assertTrue(!r.body().contains("ok"), path);
             }
