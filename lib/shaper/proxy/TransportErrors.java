@@ -41,12 +41,15 @@ public final class TransportErrors {
         if (error instanceof UpstreamTimeout || root instanceof UpstreamTimeout) {
             return redact(error.getMessage() == null ? "timed out" : error.getMessage());
         }
+        if (handshakeFailed(error)) {
+            // its root is the reason (a CertificateException for another name or an untrusted chain), in the JDK's words
+            return "TLS handshake failed: " + message;
+        }
         return switch (root) {
             case ConnectException e -> lower.contains("timed out") ? "connect timed out" : "connection refused";
             case UnknownHostException e -> "unknown host " + message;
             case NoRouteToHostException e -> "no route to host";
             case SocketTimeoutException e -> "timed out waiting for the upstream";
-            case SSLHandshakeException e -> "TLS handshake failed: " + message;
             case SSLException e -> "TLS error: " + message;
             case shaper.proxy.client.UpstreamClient.NoAnswer e -> "the upstream closed the connection before answering";
             case EOFException e -> "the connection closed before the response was complete";
@@ -59,6 +62,16 @@ public final class TransportErrors {
                 default -> message.isEmpty() ? "connection failed" : message;
             };
         };
+    }
+
+    /** True when a TLS handshake failed anywhere in the chain: the handshake exception wraps the reason, so the root alone hides it. */
+    private static boolean handshakeFailed(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SSLHandshakeException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static String redact(String text) {

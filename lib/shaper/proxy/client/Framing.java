@@ -20,10 +20,7 @@ enum Framing {
         if (head.headers().contains(HeaderNames.TRANSFER_ENCODING)) {
             return head.headers().containsToken(HeaderValues.TRANSFER_ENCODING_CHUNKED) ? CHUNKED : UNTIL_CLOSE;
         }
-        try {
-            return head.headers().contentLength().isPresent() ? LENGTH : UNTIL_CLOSE;
-        } catch (RuntimeException e) {
-            return UNTIL_CLOSE; // a malformed Content-Length: read to the close rather than trust it
-        }
+        // a Content-Length left in the head is valid: ResponseHead refuses a malformed one
+        return head.headers().contains(HeaderNames.CONTENT_LENGTH) ? LENGTH : UNTIL_CLOSE;
     }
 }

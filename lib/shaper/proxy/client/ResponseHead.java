@@ -12,7 +12,8 @@ import io.helidon.http.WritableHeaders;
  * The status line and header fields of an upstream answer, read from the wire. Field names keep
  * their case (known names take Helidon's canonical constant, as its own parser does); values lose
  * surrounding whitespace; repeated fields stay separate values in arrival order. A line without a
- * colon is skipped. The whole head is bounded by {@link #MAX_HEAD} bytes.
+ * colon is skipped. The whole head is bounded by {@link #MAX_HEAD} bytes. Its {@code Content-Length}, when
+ * kept, is one valid number (see {@code checkLength}).
  */
 record ResponseHead(Status status, boolean http10, ClientResponseHeaders headers) {
     static final int MAX_HEAD = 64 * 1024;
@@ -43,8 +44,37 @@ record ResponseHead(Status status, boolean http10, ClientResponseHeaders headers
             }
             fields.add(HeaderValues.create(HeaderNames.create(line.substring(0, colon).strip()), line.substring(colon + 1).strip()));
         }
+        checkLength(fields);
         Status status = reason.isEmpty() ? Status.create(code) : Status.create(code, reason);
         return new ResponseHead(status, statusLine.charAt(7) == '0', ClientResponseHeaders.create(fields));
+    }
+
+    /**
+     * RFC 9112 section 6.3: a {@code Transfer-Encoding} overrides {@code Content-Length}, which is
+     * dropped here so that no reader (the relay above all) trusts or forwards it; without one, every
+     * {@code Content-Length} value must be the same decimal number (repeats become one), else the
+     * answer has no framing to trust and the upstream call fails.
+     */
+    private static void checkLength(WritableHeaders<?> fields) throws IOException {
+        if (!fields.contains(HeaderNames.CONTENT_LENGTH)) {
+            return;
+        }
+        if (fields.contains(HeaderNames.TRANSFER_ENCODING)) {
+            fields.remove(HeaderNames.CONTENT_LENGTH);
+            return;
+        }
+        long length = -1;
+        for (String value : fields.get(HeaderNames.CONTENT_LENGTH).allValues()) {
+            for (String part : value.split(",", -1)) {
+                String n = part.strip();
+                long parsed = n.isEmpty() || n.length() > 18 || !digits(n, 0, n.length()) ? -1 : Long.parseLong(n);
+                if (parsed < 0 || (length >= 0 && parsed != length)) {
+                    throw new IOException("upstream sent an invalid Content-Length: " + printable(value));
+                }
+                length = parsed;
+            }
+        }
+        fields.set(HeaderNames.CONTENT_LENGTH, length);
     }
 
     private static boolean digits(String s, int from, int to) {
