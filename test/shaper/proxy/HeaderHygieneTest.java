@@ -67,6 +67,28 @@ class HeaderHygieneTest {
     }
 
     @Test
+    void aBodilessRequestGetsNoFramingHeaderAndAnEmptyPostKeepsItsZeroLength() throws Exception {
+        try (ScriptedUpstream up = ScriptedUpstream.ok("ok");
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {
+            try (RawHttp raw = new RawHttp(shaper.port())) {
+                raw.send("GET /v1/x HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertEquals(200, raw.readHead().status());
+            }
+            RecordedRequest get = up.onlyRequest();
+            assertFalse(get.has("Content-Length"), "a GET without a body is sent without a Content-Length, as clients send it");
+            assertFalse(get.has("Transfer-Encoding"));
+        }
+        try (ScriptedUpstream up = ScriptedUpstream.ok("ok");
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {
+            try (RawHttp raw = new RawHttp(shaper.port())) {
+                raw.send("POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+                assertEquals(200, raw.readHead().status());
+            }
+            assertEquals("0", up.onlyRequest().header("Content-Length"), "an empty POST keeps the Content-Length: 0 its client sent");
+        }
+    }
+
+    @Test
     void clientIpHeadersAreStripped() throws Exception {
         List<String> names = List.of("X-Real-IP", "True-Client-IP", "CF-Connecting-IP", "X-Client-IP", "X-Cluster-Client-IP",
                 "Fastly-Client-IP");
