@@ -38,6 +38,9 @@ public enum EndReason {
     /** The proxy itself failed (an exception in the handler). */
     LOCAL_ERROR(Provenance.LOCAL_ANSWER);
 
+    /** The lowercase spelling, computed once: it is written on every exchange's log line. */
+    private final String label = name().toLowerCase(Locale.ROOT);
+
     private final Provenance provenance;
 
     EndReason(Provenance provenance) {
@@ -51,6 +54,6 @@ public enum EndReason {
 
     /** The logfmt spelling: {@code queue_timeout}. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 }

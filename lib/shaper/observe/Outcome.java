@@ -13,7 +13,10 @@ package shaper.observe;
 public enum Outcome {
     CLEAN, ABORTED, FAILED, LOCAL;
 
+    /** The lowercase spelling, computed once: it is written on every exchange's log line. */
+    private final String label = name().toLowerCase(java.util.Locale.ROOT);
+
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return label;
     }
 }

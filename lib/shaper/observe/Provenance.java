@@ -23,7 +23,10 @@ public enum Provenance {
     /** The proxy answered itself: circuit open, queue full or timed out, client key refused, an internal error. */
     LOCAL_ANSWER;
 
+    /** The lowercase spelling, computed once: it is written on every exchange's log line. */
+    private final String label = name().toLowerCase(Locale.ROOT);
+
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 }

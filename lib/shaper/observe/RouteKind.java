@@ -11,12 +11,15 @@ import java.util.Locale;
 public enum RouteKind {
     LIMITED, PASSTHROUGH, UNLIMITED;
 
+    /** The lowercase spelling, computed once: it is written on every exchange's log line. */
+    private final String label = name().toLowerCase(Locale.ROOT);
+
     /** True for the two kinds the counters report as passthrough. */
     public boolean countsAsPassthrough() {
         return this != LIMITED;
     }
 
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 }
