@@ -1,8 +1,9 @@
 package shaper.proxy.watch;
 
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Iterator;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -36,7 +37,8 @@ public final class CallWatch implements AutoCloseable {
 
     private enum Phase { SENDING, AWAITING, RELAYING, DONE }
 
-    private final Set<Call> active = ConcurrentHashMap.newKeySet();
+    /** Calls begun and not yet seen done by the watch thread: a request only appends (one CAS); the watch thread unlinks the done ones as it passes. */
+    private final Queue<Call> active = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -94,7 +96,6 @@ public final class CallWatch implements AutoCloseable {
         @Override
         public void close() {
             enter(Phase.DONE);
-            active.remove(this);
             if (cut != Cut.NONE) {
                 Thread.interrupted();
             }
@@ -114,6 +115,10 @@ public final class CallWatch implements AutoCloseable {
             if (stop != null) {
                 stop.stop(); // the channel is blocking again before anyone writes to it
             }
+        }
+
+        private synchronized boolean done() {
+            return phase == Phase.DONE;
         }
 
         /** Called by the watch thread. */
@@ -142,7 +147,12 @@ public final class CallWatch implements AutoCloseable {
         while (running) {
             LockSupport.parkNanos(TICK.toNanos());
             long now = System.nanoTime();
-            for (Call c : active) {
+            for (Iterator<Call> it = active.iterator(); it.hasNext(); ) {
+                Call c = it.next();
+                if (c.done()) {
+                    it.remove();
+                    continue;
+                }
                 try {
                     c.inspect(now);
                 } catch (RuntimeException e) {
