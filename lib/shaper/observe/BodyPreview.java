@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * The first bytes of a request or response body, kept for the journal's detail view.
  *
- * @param head      at most {@link #LIMIT} bytes, copied (never the live buffer)
+ * @param head      at most {@link #LIMIT} bytes, owned by the preview: a copy, or an array nobody writes again
  * @param truncated the body was longer than {@code head}
  */
 public record BodyPreview(byte[] head, boolean truncated) {
@@ -18,10 +18,6 @@ public record BodyPreview(byte[] head, boolean truncated) {
     public static final int LIMIT = 16 * 1024;
     public static final BodyPreview NONE = new BodyPreview(new byte[0], false);
 
-    public BodyPreview {
-        head = head.clone();
-    }
-
     /** A preview of {@code bytes[0..length)}. */
     public static BodyPreview of(byte[] bytes, int length) {
         if (bytes == null || length <= 0) {
@@ -29,6 +25,14 @@ public record BodyPreview(byte[] head, boolean truncated) {
         }
         int n = Math.min(length, LIMIT);
         return new BodyPreview(Arrays.copyOf(bytes, n), length > n);
+    }
+
+    /**
+     * A preview of a whole body the caller has just read into {@code bytes} and will not write again
+     * (it may still send it): kept as it is when it fits, so a small answer is not copied for the journal.
+     */
+    public static BodyPreview ofOwned(byte[] bytes, int length) {
+        return bytes != null && length == bytes.length && length > 0 && length <= LIMIT ? new BodyPreview(bytes, false) : of(bytes, length);
     }
 
     @Override

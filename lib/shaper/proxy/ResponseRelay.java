@@ -161,7 +161,7 @@ final class ResponseRelay {
         } catch (java.io.IOException | RuntimeException e) {
             failure = e;
         }
-        trace.responseBody(shaper.observe.BodyPreview.of(body, got));
+        trace.responseBody(shaper.observe.BodyPreview.ofOwned(body, got)); // body is only sent from here on
         trace.responseBytes(got);
         if (got < length) {
             OutputStream sink = res.outputStream();
