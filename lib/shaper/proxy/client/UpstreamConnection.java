@@ -3,15 +3,21 @@ package shaper.proxy.client;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
+
 /**
- * One kept connection to an upstream, plain or TLS ({@link UpstreamSockets}). It lives on a
- * {@link SocketChannel} so that a pooled connection can be checked with one non-blocking read
- * ({@link #stale()}); its streams are the channel's blocking socket streams,
+ * One connection to an upstream, plain or TLS (host name verified, ALPN {@code http/1.1}), with
+ * TCP_NODELAY. It lives on a {@link SocketChannel} so that a pooled connection can be checked with
+ * one non-blocking read ({@link #stale()}); its streams are the channel's blocking socket streams,
  * so a virtual thread parks while it waits and an interrupt closes it. Used by one thread at a time;
  * {@link #close()} may come from any thread and is idempotent.
  */
@@ -34,11 +40,24 @@ final class UpstreamConnection implements AutoCloseable {
 
     /** Connects, within {@code connectTimeout}, and for {@code https} completes the TLS handshake. */
     static UpstreamConnection open(UpstreamAddress address, Duration connectTimeout) throws IOException {
-        UpstreamSockets.Opened o = UpstreamSockets.open(address, connectTimeout);
+        SocketChannel channel = SocketChannel.open();
         try {
-            return new UpstreamConnection(o.channel(), o.socket());
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            Socket plain = channel.socket();
+            plain.connect(new InetSocketAddress(address.host(), address.port()), (int) Math.max(1, connectTimeout.toMillis()));
+            if (!address.tls()) {
+                return new UpstreamConnection(channel, plain);
+            }
+            SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                    .createSocket(plain, address.host(), address.port(), true);
+            SSLParameters params = ssl.getSSLParameters();
+            params.setEndpointIdentificationAlgorithm("HTTPS");
+            params.setApplicationProtocols(new String[] {"http/1.1"});
+            ssl.setSSLParameters(params);
+            ssl.startHandshake();
+            return new UpstreamConnection(channel, ssl);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(o.socket());
+            closeQuietly(channel);
             throw e;
         }
     }

@@ -3,18 +3,21 @@ package shaper.proxy.upgrade;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
 
-import shaper.proxy.client.UpstreamSockets;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
- * The upstream end of one upgrade: a plain or TLS socket dialled like every upstream connection
- * ({@link UpstreamSockets}), which sends the handshake and reads the answer's head. A pooled
- * connection of plain requests is never handed over for a splice, hence a socket of its own.
+ * The upstream end of one upgrade: a plain or TLS (host name verified) socket with TCP_NODELAY, which
+ * sends the handshake and reads the answer's head. The pooled upstream clients of plain requests
+ * cannot hand over their connection for a splice, hence this socket of its own.
  *
  * <p>Timeouts: connecting is bounded by 10 s or the call's timeout, whichever is shorter; every read
  * until the head is complete is bounded by the call's deadline ({@link System#nanoTime()}); a spliced
@@ -32,12 +35,25 @@ final class UpstreamSocket implements AutoCloseable {
 
     /** Connects to {@code upstream} ({@code http} or {@code https}, default ports 80 and 443). */
     static UpstreamSocket connect(URI upstream, Duration timeout) throws IOException {
-        Socket socket = UpstreamSockets.open(upstream, CONNECT_TIMEOUT.compareTo(timeout) < 0 ? CONNECT_TIMEOUT : timeout).socket();
+        boolean tls = upstream.getScheme().equalsIgnoreCase("https");
+        int port = upstream.getPort() >= 0 ? upstream.getPort() : (tls ? 443 : 80);
+        Socket plain = new Socket();
         try {
-            socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
-            return new UpstreamSocket(socket);
+            plain.setTcpNoDelay(true);
+            plain.connect(new InetSocketAddress(upstream.getHost(), port), (int) Math.min(CONNECT_TIMEOUT.toMillis(), timeout.toMillis()));
+            plain.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
+            if (!tls) {
+                return new UpstreamSocket(plain);
+            }
+            SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                    .createSocket(plain, upstream.getHost(), port, true);
+            SSLParameters params = ssl.getSSLParameters();
+            params.setEndpointIdentificationAlgorithm("HTTPS");
+            ssl.setSSLParameters(params);
+            ssl.startHandshake();
+            return new UpstreamSocket(ssl);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(socket);
+            closeQuietly(plain);
             throw e;
         }
     }
