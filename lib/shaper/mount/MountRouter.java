@@ -36,6 +36,9 @@ public final class MountRouter<T> {
                     ? Optional.of(new Mounted<>(entries.getFirst().target(), resolved))
                     : Optional.empty();
         }
+        if (entries.size() == 1 && entries.getFirst().prefix().isRoot()) {
+            return Optional.of(new Mounted<>(entries.getFirst().target(), resolved)); // one root mount leads every path, whole
+        }
         List<String> segments = RequestPaths.segments(resolved);
         for (Entry<T> e : entries) {
             if (e.prefix().leads(segments)) {

@@ -25,8 +25,8 @@ public final class RequestPaths {
         if (rawPath.isEmpty()) {
             return "/";
         }
-        if (!rawPath.startsWith("/")) {
-            return rawPath;
+        if (!rawPath.startsWith("/") || (rawPath.indexOf('.') < 0 && rawPath.indexOf('%') < 0)) {
+            return rawPath; // no dot segment can hide in a path without '.' and without an escape: nothing to resolve
         }
         String[] parts = rawPath.substring(1).split("/", -1);
         List<String> out = new ArrayList<>(parts.length);
