@@ -112,18 +112,7 @@ abstract sealed class ResponseBody extends InputStream {
 
         /** Reads the next chunk's size line; false (and complete) after the last chunk and the trailer. */
         private boolean nextChunk() throws IOException {
-            String line = in.line(MAX_CHUNK_LINE);
-            int end = line.indexOf(';');
-            String hex = (end >= 0 ? line.substring(0, end) : line).strip();
-            long size;
-            try {
-                size = Long.parseLong(hex, 16);
-            } catch (NumberFormatException e) {
-                throw new IOException("upstream sent a bad chunk size: " + (hex.length() > 20 ? hex.substring(0, 20) : hex));
-            }
-            if (size < 0) {
-                throw new IOException("upstream sent a negative chunk size");
-            }
+            long size = in.chunkSize(MAX_CHUNK_LINE);
             if (size == 0) {
                 while (!in.line(ResponseHead.MAX_HEAD).isEmpty()) {
                     // trailer fields: not relayed
@@ -137,9 +126,7 @@ abstract sealed class ResponseBody extends InputStream {
 
         private void endOfChunk() throws IOException {
             afterChunk = false;
-            if (!in.line(2).isEmpty()) {
-                throw new IOException("upstream chunk not followed by CRLF");
-            }
+            in.crlf();
         }
 
         @Override

@@ -110,6 +110,57 @@ final class WireInput {
         }
     }
 
+    /**
+     * A chunk-size line read byte by byte (no text made per chunk): hex digits, optional whitespace,
+     * extensions after {@code ;} ignored, up to the LF.
+     *
+     * @throws IOException when it is not one, longer than {@code max}, or over 15 hex digits
+     */
+    long chunkSize(int max) throws IOException {
+        long size = 0;
+        int digits = 0;
+        boolean extension = false;
+        for (int count = 1; ; count++) {
+            int b = read();
+            if (b < 0) {
+                throw new EOFException("upstream closed the connection mid-line");
+            }
+            if (count > max) {
+                throw new IOException("upstream line longer than " + max + " bytes");
+            }
+            if (b == '\n') {
+                break;
+            }
+            if (extension || b == '\r' || b == ' ' || b == '\t') {
+                continue;
+            }
+            if (b == ';') {
+                extension = true;
+                continue;
+            }
+            int d = Character.digit(b, 16);
+            if (d < 0 || ++digits > 15) {
+                throw new IOException("upstream sent a bad chunk size");
+            }
+            size = size * 16 + d;
+        }
+        if (digits == 0) {
+            throw new IOException("upstream sent a bad chunk size");
+        }
+        return size;
+    }
+
+    /** The CRLF (or a bare LF) that ends a chunk's data. */
+    void crlf() throws IOException {
+        int b = read();
+        if (b == '\r') {
+            b = read();
+        }
+        if (b != '\n') {
+            throw new IOException(b < 0 ? "upstream closed the connection mid-chunk" : "upstream chunk not followed by CRLF");
+        }
+    }
+
     /** Refills an empty buffer; false at end of stream. */
     private boolean fill() throws IOException {
         int n = in.read(buf, 0, buf.length);
