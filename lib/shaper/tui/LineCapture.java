@@ -37,10 +37,24 @@ public final class LineCapture extends OutputStream {
         }
     }
 
+    /** Whole runs between line ends are copied at once: a log line is one lock and one copy, not one per byte. */
     @Override
     public synchronized void write(byte[] b, int off, int len) {
+        int start = off;
         for (int i = off; i < off + len; i++) {
-            write(b[i]);
+            if (b[i] == '\n') {
+                keep(b, start, i - start);
+                emit();
+                start = i + 1;
+            }
+        }
+        keep(b, start, off + len - start);
+    }
+
+    private void keep(byte[] b, int off, int len) {
+        int room = MAX_LINE_BYTES - pending.size();
+        if (room > 0 && len > 0) {
+            pending.write(b, off, Math.min(room, len));
         }
     }
 
