@@ -13,11 +13,10 @@ import java.io.UncheckedIOException;
  * dry, while a fast bulk body is written in large pieces. A body whose length is known is not
  * flushed at its end; closing the sink does that.
  *
- * <p>Read sizes: Helidon allocates a buffer of the requested size for every read of a client
- * response, so a read never asks for more than can come: a known length asks for what is left
+ * <p>Read sizes: a read never asks for more than can come: a known length asks for what is left
  * (and 1 byte for the final end-of-stream read), an unknown length starts at
  * {@value #FIRST_UNKNOWN} bytes and doubles up to {@value #BUFFER} while reads come back full
- * (an SSE event is small; a bulk body grows to large reads).
+ * (an SSE event is small; a bulk body grows to large reads), so a small answer costs a small buffer.
  */
 public final class StreamCopy {
     static final int BUFFER = 16 * 1024;
