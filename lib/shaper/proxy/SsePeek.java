@@ -25,6 +25,9 @@ record SsePeek(ResponseRelay.Plan plan, boolean hiddenError) {
     /** Reads the stream's start; call only when {@link #applies}. */
     static SsePeek of(UpstreamResponse in, String encoding) throws IOException {
         InputStream decoded = BodyPeek.decode(in.inputStream(), encoding);
+        if (decoded != in.inputStream()) {
+            in.closeWith(decoded);
+        }
         boolean wasDecoded = encoding != null && !encoding.isBlank() && !encoding.equalsIgnoreCase("identity");
         return switch (BodyPeek.inspect(decoded)) {
             case InspectorVerdict.Retry hidden ->

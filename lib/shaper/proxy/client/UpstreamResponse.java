@@ -16,6 +16,7 @@ public final class UpstreamResponse implements AutoCloseable {
     private final UpstreamConnection connection;
     private final ConnectionPool pool;
     private final boolean reusable;
+    private AutoCloseable decoder;
     private boolean closed;
 
     UpstreamResponse(ResponseHead head, ResponseBody body, UpstreamConnection connection, ConnectionPool pool, boolean reusable) {
@@ -39,12 +40,27 @@ public final class UpstreamResponse implements AutoCloseable {
         return body;
     }
 
+    /**
+     * A decoding stream read over this body (the gzip or deflate decoder of {@code -inspect-sse}), closed
+     * with the answer so its native inflater is freed now rather than by the garbage collector.
+     */
+    public void closeWith(AutoCloseable decoder) {
+        this.decoder = decoder;
+    }
+
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        if (decoder != null) {
+            try {
+                decoder.close(); // the body under it ignores close: the connection's fate is decided below
+            } catch (Exception ignored) {
+                // freeing the decoder is best effort
+            }
+        }
         if (reusable && body.complete()) {
             pool.giveBack(connection);
         } else {
