@@ -111,9 +111,6 @@ final class AttemptLoop {
         try {
             trace.attemptStarted();
             in = call.send(body, watch);
-            trace.upstreamRequest(call.sentHeaders());
-            trace.upstreamHeaders();
-            watch.relaying();
         } catch (RuntimeException e) {
             watch.close();
             if (watch.cut() == CallWatch.Cut.CLIENT_GONE || (e instanceof StreamCopy.SourceFailed && watch.cut() == CallWatch.Cut.NONE)) {
@@ -121,7 +118,10 @@ final class AttemptLoop {
             }
             return onTransportError(watch.cut() == CallWatch.Cut.DEADLINE ? timedOut() : e);
         }
-        try {
+        try { // from here on the answer is closed on every path: it holds the upstream connection
+            trace.upstreamRequest(call.sentHeaders());
+            trace.upstreamHeaders();
+            watch.relaying();
             if (watch.cut() == CallWatch.Cut.CLIENT_GONE) {
                 // the client left just as the head arrived: closing unread drops the upstream connection
                 return clientLeft();

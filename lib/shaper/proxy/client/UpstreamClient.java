@@ -94,8 +94,8 @@ public final class UpstreamClient implements AutoCloseable {
             c.close();
             throw e;
         }
-        bodySent.run();
         try {
+            bodySent.run();
             return answer(c, method);
         } catch (IOException | RuntimeException e) {
             c.close();
