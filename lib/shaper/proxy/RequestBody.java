@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 
 /**
@@ -62,9 +63,10 @@ public sealed interface RequestBody {
         }
     }
 
+    /** The client's body: none, or an empty one when it declared {@code Content-Length: 0} (sent on as declared), or a stream. */
     static RequestBody of(ServerRequest req) {
         if (!req.content().hasEntity()) {
-            return new None();
+            return req.headers().contains(HeaderNames.CONTENT_LENGTH) ? new Buffered(new byte[0], false) : new None();
         }
         return new Streamed(req.content().inputStream(), req.headers().contentLength().orElse(-1L));
     }

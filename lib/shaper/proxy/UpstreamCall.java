@@ -89,19 +89,18 @@ final class UpstreamCall {
         sent = JournalHeaders.sent(req.headers(), fields);
         try {
             return upstream.client().send(req.prologue().method().text(), upstream.target(rawPath, rawQuery), fields,
-                    outgoing(body, req.headers().contains(HeaderNames.CONTENT_LENGTH)), timeout, watch::awaiting);
+                    outgoing(body), timeout, watch::awaiting);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** @param declared whether the client sent a {@code Content-Length} (an empty POST keeps its {@code Content-Length: 0}) */
-    private static OutgoingBody outgoing(RequestBody body, boolean declared) {
-        if (body instanceof RequestBody.None && !declared) {
+    private static OutgoingBody outgoing(RequestBody body) {
+        if (body instanceof RequestBody.None) {
             return OutgoingBody.NONE;
         }
-        byte[] inMemory = body instanceof RequestBody.None ? new byte[0] : body.bytes();
-        long length = body instanceof RequestBody.None ? 0 : body.length();
+        byte[] inMemory = body.bytes();
+        long length = body.length();
         return new OutgoingBody() {
             @Override
             public long length() {
