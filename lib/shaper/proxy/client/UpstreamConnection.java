@@ -10,9 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 
-import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 
 /**
  * One connection to an upstream, plain or TLS (host name verified, ALPN {@code http/1.1}), with
@@ -48,13 +46,7 @@ final class UpstreamConnection implements AutoCloseable {
             if (!address.tls()) {
                 return new UpstreamConnection(channel, plain);
             }
-            SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-                    .createSocket(plain, address.host(), address.port(), true);
-            SSLParameters params = ssl.getSSLParameters();
-            params.setEndpointIdentificationAlgorithm("HTTPS");
-            params.setApplicationProtocols(new String[] {"http/1.1"});
-            ssl.setSSLParameters(params);
-            ssl.startHandshake();
+            SSLSocket ssl = UpstreamTls.over(plain, address.host(), address.port());
             return new UpstreamConnection(channel, ssl);
         } catch (IOException | RuntimeException e) {
             closeQuietly(channel);

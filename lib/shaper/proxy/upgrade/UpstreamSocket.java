@@ -10,9 +10,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
 
-import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
+
+import shaper.proxy.client.UpstreamTls;
 
 /**
  * The upstream end of one upgrade: a plain or TLS (host name verified) socket with TCP_NODELAY, which
@@ -45,12 +45,7 @@ final class UpstreamSocket implements AutoCloseable {
             if (!tls) {
                 return new UpstreamSocket(plain);
             }
-            SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-                    .createSocket(plain, upstream.getHost(), port, true);
-            SSLParameters params = ssl.getSSLParameters();
-            params.setEndpointIdentificationAlgorithm("HTTPS");
-            ssl.setSSLParameters(params);
-            ssl.startHandshake();
+            SSLSocket ssl = UpstreamTls.over(plain, upstream.getHost(), port);
             return new UpstreamSocket(ssl);
         } catch (IOException | RuntimeException e) {
             closeQuietly(plain);
