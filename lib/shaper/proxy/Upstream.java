@@ -17,10 +17,11 @@ public final class Upstream {
      * @param base      the upstream base URL
      * @param poolSize  idle keep-alive connections kept
      * @param keepAlive false for {@code -upstream-disable-keep-alives}: every request on a fresh connection
+     * @param nanoTime  the provider's clock, which ages idle connections
      */
-    public Upstream(URI base, int poolSize, boolean keepAlive) {
+    public Upstream(URI base, int poolSize, boolean keepAlive, java.util.function.LongSupplier nanoTime) {
         this.base = base;
-        this.client = new UpstreamClient(base, poolSize, keepAlive);
+        this.client = new UpstreamClient(base, poolSize, keepAlive, nanoTime);
     }
 
     /** The request target: the raw path and query exactly as given, joined to the base path. */

@@ -122,7 +122,7 @@ final class ProviderAssembler {
             HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);
             Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize())
-                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize());
+                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s.time()::nanoTime);
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
                     upstreams, auth, ownHeaders.then(CredentialRewrite.of(s.keys(), auth)), transcoding, cluster, publisher,
                     tokens(p, s, previous, cluster),
@@ -163,11 +163,11 @@ final class ProviderAssembler {
                 && running.limiters().upstreamPoolSize() == poolSize;
     }
 
-    private static Upstreams upstreams(ProviderConfig p, int poolSize) {
+    private static Upstreams upstreams(ProviderConfig p, int poolSize, java.util.function.LongSupplier nanoTime) {
         boolean keepAlive = !p.admission().upstreamDisableKeepAlives();
-        Upstream main = new Upstream(p.upstream(), poolSize, keepAlive);
+        Upstream main = new Upstream(p.upstream(), poolSize, keepAlive, nanoTime);
         Upstream responses = p.gateway().responsesUpstream() == null ? null
-                : new Upstream(p.gateway().responsesUpstream(), poolSize, keepAlive);
+                : new Upstream(p.gateway().responsesUpstream(), poolSize, keepAlive, nanoTime);
         return new Upstreams(main, responses, p.mountPrefix().path());
     }
 

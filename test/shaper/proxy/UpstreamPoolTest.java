@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.limit.ManualTimeSource;
 import shaper.testing.ConnectionOrder;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
@@ -51,6 +52,20 @@ class UpstreamPoolTest {
 
     private static void awaitLatch(CountDownLatch latch, String what) throws InterruptedException {
         assertTrue(latch.await(BOUND.toSeconds(), TimeUnit.SECONDS), "timed out waiting for: " + what);
+    }
+
+    @Test
+    void aConnectionIdleLongerThanNinetySecondsOnTheProvidersClockIsNotReused() throws Exception {
+        ConnectionOrder order = new ConnectionOrder();
+        ManualTimeSource time = new ManualTimeSource();
+        try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> ex.respond(200, "on connection " + order.arrived(ex)));
+             RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url())) {
+            assertEquals("on connection 1", get(shaper, "/v1/a").body());
+            time.advance(Duration.ofSeconds(89));
+            assertEquals("on connection 1", get(shaper, "/v1/b").body(), "89 s idle: still reused");
+            time.advance(Duration.ofSeconds(91));
+            assertEquals("on connection 2", get(shaper, "/v1/c").body(), "91 s idle: a fresh connection, though the upstream kept the old one open");
+        }
     }
 
     @Test

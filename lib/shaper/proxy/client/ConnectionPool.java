@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * One upstream's idle keep-alive connections, newest first: the connection used last is the one
@@ -18,20 +19,25 @@ final class ConnectionPool implements AutoCloseable {
 
     private final UpstreamAddress address;
     private final int capacity;
+    private final LongSupplier nanoTime;
     private final ConcurrentLinkedDeque<UpstreamConnection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger idleCount = new AtomicInteger();
     private volatile boolean closed;
 
-    /** @param capacity idle connections kept; 0 keeps none (every request on a fresh connection) */
-    ConnectionPool(UpstreamAddress address, int capacity) {
+    /**
+     * @param capacity idle connections kept; 0 keeps none (every request on a fresh connection)
+     * @param nanoTime the provider's clock, which ages idle connections
+     */
+    ConnectionPool(UpstreamAddress address, int capacity, LongSupplier nanoTime) {
         this.address = address;
         this.capacity = capacity;
+        this.nanoTime = nanoTime;
     }
 
     /** A live idle connection, or a fresh one connected within 10 s or {@code timeout}, whichever is shorter. */
     UpstreamConnection take(Duration timeout) throws IOException {
         UpstreamConnection c;
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         while ((c = idle.pollFirst()) != null) {
             idleCount.decrementAndGet();
             if (now - c.idleSince() < MAX_IDLE.toNanos() && !c.stale()) {
@@ -61,7 +67,7 @@ final class ConnectionPool implements AutoCloseable {
             c.close();
             return;
         }
-        c.parked(System.nanoTime());
+        c.parked(nanoTime.getAsLong());
         idle.offerFirst(c);
         if (closed) {
             drain();

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.Header;
@@ -37,10 +38,11 @@ public final class UpstreamClient implements AutoCloseable {
      * @param base      the upstream base URL ({@code http} or {@code https})
      * @param poolSize  idle keep-alive connections kept
      * @param keepAlive false: every request on a fresh connection, with {@code Connection: close}
+     * @param nanoTime  the clock that ages idle connections (the provider's)
      */
-    public UpstreamClient(URI base, int poolSize, boolean keepAlive) {
+    public UpstreamClient(URI base, int poolSize, boolean keepAlive, LongSupplier nanoTime) {
         UpstreamAddress address = UpstreamAddress.of(base);
-        this.pool = new ConnectionPool(address, keepAlive ? poolSize : 0);
+        this.pool = new ConnectionPool(address, keepAlive ? poolSize : 0, nanoTime);
         this.keepAlive = keepAlive;
         boolean defaultPort = base.getPort() < 0 || base.getPort() == (address.tls() ? 443 : 80);
         this.host = defaultPort ? base.getHost() : base.getHost() + ":" + base.getPort();
