@@ -62,6 +62,7 @@ class HeaderHygieneTest {
             assertFalse(r.has("Forwarded"));
             assertFalse(r.has("Via"), "the proxy must not announce itself");
             assertFalse(r.has("User-Agent"), "no User-Agent invented when the client sent none");
+            assertFalse(r.has("Accept"), "no Accept invented when the client sent none");
             assertEquals("1", r.header("X-Real-Thing"));
         }
     }

@@ -44,8 +44,7 @@ public final class UpstreamClient implements AutoCloseable {
         UpstreamAddress address = UpstreamAddress.of(base);
         this.pool = new ConnectionPool(address, keepAlive ? poolSize : 0, nanoTime);
         this.keepAlive = keepAlive;
-        boolean defaultPort = base.getPort() < 0 || base.getPort() == (address.tls() ? 443 : 80);
-        this.host = defaultPort ? base.getHost() : base.getHost() + ":" + base.getPort();
+        this.host = address.hostField();
     }
 
     /**
