@@ -151,7 +151,7 @@ class UpstreamPoolTest {
     void aRequestADeadPooledConnectionSwallowedIsSentOnceMoreOnAFreshOne() throws Exception {
         ConnectionOrder order = new ConnectionOrder();
         try (ScriptedUpstream up = swallowingSecondRequest(order);
-             RunningShaper shaper = RunningShaper.start("-upstream", up.url())) {
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-circuit-breaker")) {
             assertEquals("one answered on connection 1", post(shaper, "/v1/messages", "one").body());
 
             HttpResponse<String> second = post(shaper, "/v1/messages", "two");
@@ -161,6 +161,9 @@ class UpstreamPoolTest {
             assertEquals("two", up.requests().get(2).bodyText());
             // the client's own retry, not the attempt loop's (which logs the transport error and backs off)
             assertEquals(List.of(), shaper.logLines("upstream error"), shaper.stdout());
+            assertEquals(0, shaper.server().breaker("default").consecutiveFailures(), "the breaker never hears of the dead connection");
+            RunningShaper.await("both exchanges recorded", BOUND, () -> shaper.server().journal("default").recent().size() == 2);
+            assertEquals(1, shaper.server().journal("default").recent().getFirst().attempts(), "nor does the retry budget: one attempt");
         }
     }
 
