@@ -1,6 +1,7 @@
 package shaper.proxy.client;
 
 import java.io.IOException;
+import java.util.List;
 
 import io.helidon.http.ClientResponseHeaders;
 import io.helidon.http.HeaderNames;
@@ -64,7 +65,8 @@ record ResponseHead(Status status, boolean http10, ClientResponseHeaders headers
             return;
         }
         long length = -1;
-        for (String value : fields.get(HeaderNames.CONTENT_LENGTH).allValues()) {
+        List<String> values = fields.get(HeaderNames.CONTENT_LENGTH).allValues();
+        for (String value : values) {
             for (String part : value.split(",", -1)) {
                 String n = part.strip();
                 long parsed = n.isEmpty() || n.length() > 18 || !digits(n, 0, n.length()) ? -1 : Long.parseLong(n);
@@ -74,7 +76,9 @@ record ResponseHead(Status status, boolean http10, ClientResponseHeaders headers
                 length = parsed;
             }
         }
-        fields.set(HeaderNames.CONTENT_LENGTH, length);
+        if (values.size() > 1 || values.getFirst().indexOf(',') >= 0) {
+            fields.set(HeaderNames.CONTENT_LENGTH, length); // repeats of one length become one; a single value stays as sent
+        }
     }
 
     private static boolean digits(String s, int from, int to) {

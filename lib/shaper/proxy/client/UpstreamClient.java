@@ -90,7 +90,7 @@ public final class UpstreamClient implements AutoCloseable {
             out.flush();
         } catch (IOException e) {
             c.close(); // a half-sent request must end now, and its connection is never reused
-            throw new DeadConnection(e, c.reused());
+            throw new DeadConnection(e);
         } catch (RuntimeException e) {
             c.close();
             throw e;
@@ -115,7 +115,7 @@ public final class UpstreamClient implements AutoCloseable {
             }
         } catch (IOException e) {
             if (in.consumed() == before && !(e instanceof InterruptedIOException)) {
-                throw new DeadConnection(e instanceof EOFException ? new NoAnswer() : e, c.reused());
+                throw new DeadConnection(e instanceof EOFException ? new NoAnswer() : e);
             }
             throw e;
         }
@@ -154,7 +154,7 @@ public final class UpstreamClient implements AutoCloseable {
 
     /** A pooled connection that the upstream had closed while it idled: nothing of the request was processed. */
     private static boolean diedWhileIdle(DeadConnection d) {
-        return d.reused && !(d.getCause() instanceof InterruptedIOException)
+        return !(d.getCause() instanceof InterruptedIOException)
                 && !(d.getCause() instanceof ClosedChannelException) && !Thread.currentThread().isInterrupted();
     }
 
@@ -167,11 +167,8 @@ public final class UpstreamClient implements AutoCloseable {
 
     /** A failure before the upstream answered anything: the write failed, or end of stream before the status line. */
     static final class DeadConnection extends IOException {
-        private final boolean reused;
-
-        DeadConnection(IOException cause, boolean reused) {
+        DeadConnection(IOException cause) {
             super(cause.getMessage(), cause);
-            this.reused = reused;
         }
 
         IOException cause() {

@@ -26,6 +26,8 @@ final class UpstreamConnection implements AutoCloseable {
     private final Socket socket;
     private final WireInput in;
     private final OutputStream out;
+    /** The one byte a staleness check may read (never needed: such a connection is dropped). */
+    private final ByteBuffer probe = ByteBuffer.allocate(1);
     private long idleSince;
     private boolean reused;
 
@@ -99,7 +101,7 @@ final class UpstreamConnection implements AutoCloseable {
         try {
             channel.configureBlocking(false);
             try {
-                return channel.read(ByteBuffer.allocate(1)) != 0;
+                return channel.read(probe.clear()) != 0;
             } finally {
                 channel.configureBlocking(true);
             }
