@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import io.helidon.http.HeaderNames;
 import shaper.proxy.client.UpstreamResponse;
@@ -229,9 +230,11 @@ final class AttemptLoop {
     private void relay(UpstreamResponse in, ResponseRelay.Plan answer) {
         ResponseRelay.Plan plan = UsageTap.tap(answer, in, trace);
         try {
-            result = converted != null
-                    ? stage.relay(in, sink, method, rawPath, plan, converted, call.displayUrl(), result)
-                    : ResponseRelay.relay(in, sink, method, trace, plan, result);
+            ExchangeResult so = result;
+            Supplier<ExchangeResult> relay = converted != null
+                    ? () -> stage.relay(in, sink, method, rawPath, plan, converted, call.displayUrl(), so)
+                    : () -> ResponseRelay.relay(in, sink, method, trace, plan, so);
+            result = BodyPeek.isEventStream(in) ? f.streams().relay(relay) : relay.get();
         } catch (RelayBroke broke) {
             result = broke.ended(f.stop().cutting(), watch.cut() == CallWatch.Cut.DEADLINE);
         } catch (RuntimeException | Error e) {

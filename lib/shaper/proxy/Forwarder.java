@@ -29,7 +29,7 @@ import shaper.proxy.watch.ClientConnection;
  * the upstream stops generating). Each attempt reports to the circuit breaker; success only once
  * the body reached the client.
  */
-record Forwarder(ProviderAssembly assembly, CallWatch calls, StopCut stop) {
+record Forwarder(ProviderAssembly assembly, CallWatch calls, StopCut stop, StreamThreads streams) {
     static final int DRAIN_LIMIT = 4 * 1024;
 
     /**

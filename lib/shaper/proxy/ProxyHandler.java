@@ -36,10 +36,11 @@ public final class ProxyHandler implements Handler {
      * @param clientWatch the server's watch of idle client connections (a queued client that leaves)
      * @param calls       the server's watch of upstream calls (deadline, client gone)
      * @param stop        set when a graceful stop cuts what still runs
+     * @param streams     the server's platform threads for relaying event streams
      */
-    public ProxyHandler(ProviderAssembly provider, SelectorWatch clientWatch, CallWatch calls, StopCut stop) {
+    public ProxyHandler(ProviderAssembly provider, SelectorWatch clientWatch, CallWatch calls, StopCut stop, StreamThreads streams) {
         this.clientWatch = clientWatch;
-        this.forwarder = new Forwarder(provider, calls, stop);
+        this.forwarder = new Forwarder(provider, calls, stop, streams);
     }
 
     /** The provider this handler serves. */
