@@ -28,10 +28,14 @@ import java.util.Map;
  * a few ms apart) so neither the path under test nor the probe is measured cold.
  *
  * <pre>
- * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-raw DIR] label=http://127.0.0.1:PORT ...
+ * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-rounds 1] [-raw DIR] label=http://127.0.0.1:PORT ...
  * </pre>
  *
- * Prints per target: {@code SSE_RESULT label=L events=N p50_us=.. p90_us=.. p99_us=.. min_us=.. max_us=.. mean_us=..}.
+ * With {@code -rounds R} every target streams R times, the targets in an order rotated each round,
+ * and its percentiles are taken over all R×N events (the p99 of one 100-event stream is its second
+ * worst event: one scheduling hiccup of a shared machine decides it).
+ *
+ * Prints per target: {@code SSE_RESULT label=L events=N p50_us=.. p90_us=.. p99_us=.. min_us=.. max_us=.. mean_us=.. round_p99_us=P1,P2,..} (each round's own p99 after the pooled figures).
  * Percentiles are nearest-rank. Exits 1 when a stream fails or delivers fewer events than asked.
  */
 public class SseProbe {
@@ -42,6 +46,7 @@ public class SseProbe {
         String interval = "100ms";
         int pad = 0;
         int warmup = 100;
+        int rounds = 1;
         String rawDir = null;
         Map<String, URI> targets = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -52,34 +57,58 @@ public class SseProbe {
                 case "-pad" -> pad = Integer.parseInt(args[++i]);
                 case "-warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "-raw" -> rawDir = args[++i];
+                case "-rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> {
                     int eq = a.indexOf('=');
                     if (a.startsWith("-") || eq <= 0) {
-                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-raw DIR] label=URL ...");
+                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-rounds R] [-raw DIR] label=URL ...");
                         System.exit(2);
                     }
                     targets.put(a.substring(0, eq), URI.create(a.substring(eq + 1)));
                 }
             }
         }
-        if (targets.isEmpty() || events < 1) {
-            System.err.println("need at least one label=URL target and -events >= 1");
+        if (targets.isEmpty() || events < 1 || rounds < 1) {
+            System.err.println("need at least one label=URL target, -events >= 1 and -rounds >= 1");
             System.exit(2);
         }
-        boolean ok = true;
-        for (Map.Entry<String, URI> t : targets.entrySet()) {
-            try {
-                if (warmup > 0) {
-                    stream(t.getValue(), warmup, "2ms", pad);
+        // Round r runs the targets in an order rotated by r, so a hiccup of the machine at one
+        // moment of the run is spread over the targets instead of landing on whichever runs then.
+        List<String> labels = new ArrayList<>(targets.keySet());
+        Map<String, List<long[]>> runs = new LinkedHashMap<>();
+        Map<String, String> failed = new LinkedHashMap<>();
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < labels.size(); k++) {
+                String label = labels.get((k + r) % labels.size());
+                if (failed.containsKey(label)) {
+                    continue;
                 }
-                long[] delays = stream(t.getValue(), events, interval, pad);
-                System.out.println(summary(t.getKey(), delays));
-                if (rawDir != null) {
-                    writeRaw(rawDir, t.getKey(), delays);
+                try {
+                    if (warmup > 0 && r == 0) {
+                        stream(targets.get(label), warmup, "2ms", pad);
+                    }
+                    runs.computeIfAbsent(label, l -> new ArrayList<>()).add(stream(targets.get(label), events, interval, pad));
+                } catch (IOException | RuntimeException e) {
+                    failed.put(label, e.toString().replace(' ', '_'));
                 }
-            } catch (IOException | RuntimeException e) {
-                System.out.println("SSE_RESULT label=" + t.getKey() + " error=" + e.toString().replace(' ', '_'));
-                ok = false;
+            }
+        }
+        boolean ok = failed.isEmpty();
+        for (String label : labels) {
+            if (failed.containsKey(label)) {
+                System.out.println("SSE_RESULT label=" + label + " error=" + failed.get(label));
+                continue;
+            }
+            long[] delays = runs.get(label).stream().flatMapToLong(Arrays::stream).toArray();
+            StringBuilder perRound = new StringBuilder();
+            for (long[] run : runs.get(label)) {
+                long[] sorted = run.clone();
+                Arrays.sort(sorted);
+                perRound.append(perRound.isEmpty() ? "" : ",").append(rank(sorted, 99));
+            }
+            System.out.println(summary(label, delays) + " round_p99_us=" + perRound);
+            if (rawDir != null) {
+                writeRaw(rawDir, label, delays);
             }
         }
         System.exit(ok ? 0 : 1);

@@ -25,7 +25,8 @@
 #   BENCH_BASELINE_REV     a git revision whose proxy runs beside this one as target "baseline" (same
 #                          flags, same upstream, same run): the before/after row of a change
 #   BENCH_SSE_EVENTS       events per SSE stream (100; quick 20), BENCH_SSE_INTERVAL (100ms),
-#   BENCH_SSE_PAD          filler bytes per event (0)
+#   BENCH_SSE_PAD          filler bytes per event (0), BENCH_SSE_ROUNDS streams per target, targets
+#                          in an order rotated each round, percentiles over all their events (3; quick 1)
 #   BENCH_PROXY_ARGS       extra proxy flags, space-separated (e.g. "-limit-all=true -concurrency 4")
 #   BENCH_PROXY_LOG        where the proxy's per-exchange log goes (default /dev/null)
 #   BENCH_OUT              report path (default BENCHMARKS.md at the repo root; "-" = don't write)
@@ -66,9 +67,9 @@ RES=$BENCH/results/last
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=3
+  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=3 dsr=1
 else
-  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5
+  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5 dsr=3
 fi
 WARMUP=${BENCH_WARMUP:-$dw}
 WARMUP_OTHERS=$dwo
@@ -81,6 +82,7 @@ SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcod
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
+SSE_ROUNDS=${BENCH_SSE_ROUNDS:-$dsr}
 PROXY_ARGS=${BENCH_PROXY_ARGS:-}
 PROXY_LOG=${BENCH_PROXY_LOG:-/dev/null}
 OUT=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
@@ -419,22 +421,24 @@ section_sse() {
   local args=() t line label bound interval_ms
   for t in $TARGETS; do args+=("$t=$(target_url "$t")"); done
   interval_ms=$(printf '%s' "$SSE_INTERVAL" | awk '/ms$/ { print $0 + 0; next } /us$|µs$/ { print 1; next } /s$/ { print $0 * 1000; next } { print 1000 }')
-  bound=$((60 + ${#args[@]} * (SSE_EVENTS * interval_ms / 1000 + 5)))
-  log "sse: ${SSE_EVENTS} events every $SSE_INTERVAL through: $TARGETS (bound ${bound}s)"
+  bound=$((60 + ${#args[@]} * SSE_ROUNDS * (SSE_EVENTS * interval_ms / 1000 + 5)))
+  log "sse: ${SSE_ROUNDS} × ${SSE_EVENTS} events every $SSE_INTERVAL through: $TARGETS (bound ${bound}s)"
   run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -pad "$SSE_PAD" \
-    -warmup 100 -raw "$RES" "${args[@]}" >"$RES/sse.txt" 2>"$RES/sse.err" || log "sse probe failed: $(tail -3 "$RES/sse.err")"
+    -rounds "$SSE_ROUNDS" -warmup 100 -raw "$RES" "${args[@]}" >"$RES/sse.txt" 2>"$RES/sse.err" || log "sse probe failed: $(tail -3 "$RES/sse.err")"
   md "## SSE: per-event delay" "" \
     "\`GET /sse\`: $SSE_EVENTS events $SSE_INTERVAL apart, each stamped with its send time (epoch µs) by the upstream;" \
-    "delay = arrival at the probe − send time, nearest-rank percentiles. Each path first gets an unmeasured 100-event warm-up stream." "" \
-    "| target | events | p50 | p90 | p99 | max | added p50 (vs direct) | added p99 (vs direct) |" \
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    "delay = arrival at the probe − send time, nearest-rank percentiles. Each path first gets an unmeasured 100-event warm-up stream." \
+    "$SSE_ROUNDS stream(s) per target, the targets in an order rotated each round; percentiles are over all of a target's events," \
+    "and the last column lists each stream's own p99 (one 100-event stream's p99 is its second-worst event)." "" \
+    "| target | events | p50 | p90 | p99 | max | added p50 (vs direct) | added p99 (vs direct) | p99 per stream |" \
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for t in $TARGETS; do
     line=$(grep -m1 "^SSE_RESULT label=$t " "$RES/sse.txt")
     if [ -z "$line" ] || [ -n "$(kv error "$line")" ]; then
-      md "| $t | failed: $(kv error "$line") | | | | | | |"
+      md "| $t | failed: $(kv error "$line") | | | | | | | |"
       continue
     fi
-    for k in p50_us p90_us p99_us max_us events; do M[sse.$t.$k]=$(kv "$k" "$line"); done
+    for k in p50_us p90_us p99_us max_us events round_p99_us; do M[sse.$t.$k]=$(kv "$k" "$line"); done
   done
   for t in $TARGETS; do
     [ -n "${M[sse.$t.p50_us]:-}" ] || continue
@@ -443,7 +447,9 @@ section_sse() {
       a50=$(fmt_diff_us "${M[sse.$t.p50_us]}" "${M[sse.direct.p50_us]}")
       a99=$(fmt_diff_us "${M[sse.$t.p99_us]}" "${M[sse.direct.p99_us]}")
     fi
-    md "| $t | ${M[sse.$t.events]} | $(fmt_us "${M[sse.$t.p50_us]}") | $(fmt_us "${M[sse.$t.p90_us]}") | $(fmt_us "${M[sse.$t.p99_us]}") | $(fmt_us "${M[sse.$t.max_us]}") | $a50 | $a99 |"
+    local per="" r
+    for r in ${M[sse.$t.round_p99_us]//,/ }; do per+="${per:+, }$(fmt_us "$r")"; done
+    md "| $t | ${M[sse.$t.events]} | $(fmt_us "${M[sse.$t.p50_us]}") | $(fmt_us "${M[sse.$t.p90_us]}") | $(fmt_us "${M[sse.$t.p99_us]}") | $(fmt_us "${M[sse.$t.max_us]}") | $a50 | $a99 | $per |"
     log "sse: $t p50=$(fmt_us "${M[sse.$t.p50_us]}") p99=$(fmt_us "${M[sse.$t.p99_us]}")"
   done
   md ""
@@ -1034,8 +1040,8 @@ transcode_rows() {
   else
     check "transcoded $label RPS at c=16 (vs passthrough)" "≥ 0.7×" "not measured" "n/a"
   fi
-  local bound=$((60 + 2 * (SSE_EVENTS * 100 / 1000 + 5)))
-  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -warmup 100 -raw "$RES" \
+  local bound=$((60 + 2 * SSE_ROUNDS * (SSE_EVENTS * 100 / 1000 + 5)))
+  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -rounds "$SSE_ROUNDS" -warmup 100 -raw "$RES" \
     "direct=$(target_url direct)" "transcoded=$(target_url transcode)/tcsse$client" >"$RES/transcode-$kind-sse.txt" 2>"$RES/transcode-$kind-sse.err" ||
     log "transcode $kind: sse probe failed: $(tail -3 "$RES/transcode-$kind-sse.err")"
   local ld lt
@@ -1044,7 +1050,7 @@ transcode_rows() {
     local a50 a99
     a50=$(( $(kv p50_us "$lt") - $(kv p50_us "$ld") )); a99=$(( $(kv p99_us "$lt") - $(kv p99_us "$ld") ))
     M[$m.sse.added.p99_us]=$a99
-    md "- transcoded stream, $SSE_EVENTS Chat deltas $SSE_INTERVAL apart converted to ${label%%→*} events: p50 $(fmt_us "$(kv p50_us "$lt")"), p99 $(fmt_us "$(kv p99_us "$lt")");" \
+    md "- transcoded stream, $SSE_ROUNDS × $SSE_EVENTS Chat deltas $SSE_INTERVAL apart converted to ${label%%→*} events (rounds alternate the two paths; p99 per stream: transcoded $(kv round_p99_us "$lt"), direct $(kv round_p99_us "$ld") µs): p50 $(fmt_us "$(kv p50_us "$lt")"), p99 $(fmt_us "$(kv p99_us "$lt")");" \
       "  direct \`/sse\` p50 $(fmt_us "$(kv p50_us "$ld")"), p99 $(fmt_us "$(kv p99_us "$ld")"): added p50 **$(fmt_us "$a50")**, p99 **$(fmt_us "$a99")**" ""
     check "transcoded $label stream added per-event delay p99 (vs direct)" "≤ 1 ms" "$(fmt_us "$a99") (p50 $(fmt_us "$a50"))" "$(passfail "$a99 <= 1000")"
   else

@@ -6,16 +6,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
+import shaper.idle.Ticker;
+
 /**
  * Finds queued requests whose client has gone and cancels their wait. One virtual thread scans
  * every registration each {@link #PERIOD}, so ten thousand waiters cost one periodic scan instead
- * of ten thousand periodic wake-ups.
+ * of ten thousand periodic wake-ups; with no registration it sleeps until one comes ({@link Ticker}).
  */
 public final class DisconnectWatcher implements AutoCloseable {
     static final Duration PERIOD = Duration.ofMillis(100);
 
     private final Map<Long, Watch> watches = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
+    private final Ticker ticker = new Ticker(PERIOD, 1);
     private final Thread scanner;
     private volatile boolean running = true;
 
@@ -36,14 +39,15 @@ public final class DisconnectWatcher implements AutoCloseable {
     public Registration watch(BooleanSupplier gone, Runnable onGone) {
         long id = ids.incrementAndGet();
         watches.put(id, new Watch(gone, onGone));
+        ticker.wake();
         return () -> watches.remove(id);
     }
 
     private void scan() {
+        boolean watching = false;
         while (running) {
-            try {
-                Thread.sleep(PERIOD);
-            } catch (InterruptedException e) {
+            ticker.pause(watching, watches::isEmpty);
+            if (!running || Thread.currentThread().isInterrupted()) {
                 return;
             }
             for (Map.Entry<Long, Watch> e : watches.entrySet()) {
@@ -51,6 +55,7 @@ public final class DisconnectWatcher implements AutoCloseable {
                     e.getValue().onGone().run();
                 }
             }
+            watching = !watches.isEmpty();
         }
     }
 

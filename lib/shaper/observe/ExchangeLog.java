@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
+import shaper.idle.Ticker;
+
 /**
  * One line per exchange on stdout, in logfmt: time, provider, method, path (never the query string,
  * which may carry keys), status (0 when none was committed), duration, queue wait, upstream
@@ -27,10 +29,15 @@ import java.util.function.Consumer;
  * <p>Request threads only append an entry to a lock-free queue; one writer thread formats, prints
  * in order and flushes once it has caught up, waking every few milliseconds. A busy proxy thus pays
  * neither a write system call, a lock, a thread wake-up nor the formatting per request; a line
- * reaches stdout within {@link #PERIOD}. {@link #close()} drains what is queued.
+ * reaches stdout within {@link #PERIOD}. After {@link #IDLE_ROUNDS} empty looks the writer sleeps
+ * until the next line wakes it ({@link Ticker}): an idle proxy does not tick.
+ * {@link #close()} drains what is queued.
  */
 public final class ExchangeLog implements AutoCloseable {
     static final Duration PERIOD = Duration.ofMillis(5);
+    /** Empty looks in a row (100 ms) before the writer sleeps until a line comes. */
+    static final int IDLE_ROUNDS = 20;
+    private final Ticker ticker = new Ticker(PERIOD, IDLE_ROUNDS);
     /** Producers wait (a millisecond at a time) while this many lines are queued, so memory stays bounded. */
     private static final int BACKLOG_LIMIT = 100_000;
 
@@ -109,6 +116,7 @@ public final class ExchangeLog implements AutoCloseable {
         }
         entries.offer(entry);
         backlog.incrementAndGet();
+        ticker.wake();
     }
 
     private void drain() {
@@ -139,7 +147,7 @@ public final class ExchangeLog implements AutoCloseable {
             if (closing && entries.isEmpty()) {
                 return;
             }
-            LockSupport.parkNanos(PERIOD.toNanos());
+            ticker.pause(wrote, () -> entries.isEmpty() && !closing);
         }
     }
 

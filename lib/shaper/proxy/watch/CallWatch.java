@@ -6,6 +6,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 
+import shaper.idle.Ticker;
+
 /**
  * Watches every upstream call in flight from one thread: it ends a call that outlives its
  * {@code -upstream-timeout} (the spec's bound "for each upstream call, including its body"), and
@@ -39,6 +41,8 @@ public final class CallWatch implements AutoCloseable {
 
     /** Calls begun and not yet seen done by the watch thread: a request only appends (one CAS); the watch thread unlinks the done ones as it passes. */
     private final Queue<Call> active = new ConcurrentLinkedQueue<>();
+    /** Ticks while calls are in flight; sleeps while there are none (see {@link Ticker}). */
+    private final Ticker ticker = new Ticker(TICK, 1);
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -56,6 +60,7 @@ public final class CallWatch implements AutoCloseable {
     public Call begin(ClientConnection client, Duration timeout, boolean sending) {
         Call c = new Call(Thread.currentThread(), client, System.nanoTime() + saturatedNanos(timeout), sending);
         active.add(c);
+        ticker.wake();
         return c;
     }
 
@@ -144,8 +149,9 @@ public final class CallWatch implements AutoCloseable {
     }
 
     private void loop() {
+        boolean watching = false;
         while (running) {
-            LockSupport.parkNanos(TICK.toNanos());
+            ticker.pause(watching, active::isEmpty);
             long now = System.nanoTime();
             for (Iterator<Call> it = active.iterator(); it.hasNext(); ) {
                 Call c = it.next();
@@ -159,6 +165,7 @@ public final class CallWatch implements AutoCloseable {
                     // one call's trouble must not stop the watch of the others
                 }
             }
+            watching = !active.isEmpty();
         }
     }
 
