@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * poller, which unparks the virtual thread, which then waits for a carrier thread to be woken. An
  * SSE event arrives after the machine went idle, so every step is a cold wake-up, once per event.
  * A platform thread blocked in {@code read} is woken by the kernel itself. On this project's test
- * machines that took about 250 µs off every event's delay through the proxy (BENCHMARKS.md, "SSE:
+ * machines that took about 230 µs off an event's median delay through the proxy (BENCHMARKS.md, "SSE:
  * per-event delay"). A bulk body or a small JSON answer gains nothing and stays on its virtual thread.
  *
  * <p>At most {@code limit} streams at once run here (each holds a platform thread for its whole

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,18 +22,7 @@ class TickerTest {
         ConcurrentLinkedQueue<Integer> work = new ConcurrentLinkedQueue<>();
         AtomicInteger looks = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
-        Thread worker = Thread.ofPlatform().daemon().start(() -> {
-            boolean found = false;
-            while (!Thread.currentThread().isInterrupted()) {
-                ticker.pause(found, work::isEmpty);
-                looks.incrementAndGet();
-                found = false;
-                while (work.poll() != null) {
-                    done.incrementAndGet();
-                    found = true;
-                }
-            }
-        });
+        Thread worker = worker(ticker, work::isEmpty, work, looks, done);
         try {
             // untimed park: the worker is WAITING, not TIMED_WAITING between ticks
             RunningShaper.await("the idle worker sleeps", Duration.ofSeconds(5), () -> worker.getState() == Thread.State.WAITING);
@@ -43,8 +34,7 @@ class TickerTest {
             RunningShaper.await("the new work is taken", Duration.ofSeconds(5), () -> done.get() == 1);
             assertTrue(looks.get() > asleepAt);
         } finally {
-            worker.interrupt();
-            assertTrue(worker.join(Duration.ofSeconds(5)));
+            stop(worker);
         }
     }
 
@@ -53,17 +43,7 @@ class TickerTest {
         Ticker ticker = new Ticker(Duration.ofMillis(1), 1);
         ConcurrentLinkedQueue<Integer> work = new ConcurrentLinkedQueue<>();
         AtomicInteger done = new AtomicInteger();
-        Thread worker = Thread.ofPlatform().daemon().start(() -> {
-            boolean found = false;
-            while (!Thread.currentThread().isInterrupted()) {
-                ticker.pause(found, work::isEmpty);
-                found = false;
-                while (work.poll() != null) {
-                    done.incrementAndGet();
-                    found = true;
-                }
-            }
-        });
+        Thread worker = worker(ticker, work::isEmpty, work, new AtomicInteger(), done);
         try {
             int items = 20_000;
             for (int i = 1; i <= items; i++) {
@@ -80,8 +60,7 @@ class TickerTest {
             }
             assertEquals(items, done.get());
         } finally {
-            worker.interrupt();
-            assertTrue(worker.join(Duration.ofSeconds(5)));
+            stop(worker);
         }
     }
 
@@ -93,7 +72,7 @@ class TickerTest {
         AtomicInteger done = new AtomicInteger();
         // A producer slips in right after each look that found nothing: the worker's answer is already
         // stale when it decides to sleep. Only publishing "asleep" before the last look saves it.
-        java.util.function.BooleanSupplier idle = () -> {
+        BooleanSupplier idle = () -> {
             boolean empty = work.isEmpty();
             if (empty && races.getAndDecrement() > 0) {
                 work.add(1);
@@ -101,10 +80,21 @@ class TickerTest {
             }
             return empty;
         };
-        Thread worker = Thread.ofPlatform().daemon().start(() -> {
+        Thread worker = worker(ticker, idle, work, new AtomicInteger(), done);
+        try {
+            RunningShaper.await("every slipped-in item taken", Duration.ofSeconds(5), () -> done.get() == 50);
+        } finally {
+            stop(worker);
+        }
+    }
+
+    /** The worker loop a {@link Ticker} is written for: pause, then take whatever work there is. */
+    private static Thread worker(Ticker ticker, BooleanSupplier idle, Queue<Integer> work, AtomicInteger looks, AtomicInteger done) {
+        return Thread.ofPlatform().daemon().start(() -> {
             boolean found = false;
             while (!Thread.currentThread().isInterrupted()) {
                 ticker.pause(found, idle);
+                looks.incrementAndGet();
                 found = false;
                 while (work.poll() != null) {
                     done.incrementAndGet();
@@ -112,11 +102,10 @@ class TickerTest {
                 }
             }
         });
-        try {
-            RunningShaper.await("every slipped-in item taken", Duration.ofSeconds(5), () -> done.get() == 50);
-        } finally {
-            worker.interrupt();
-            assertTrue(worker.join(Duration.ofSeconds(5)));
-        }
+    }
+
+    private static void stop(Thread worker) throws InterruptedException {
+        worker.interrupt();
+        assertTrue(worker.join(Duration.ofSeconds(5)), "the worker stopped");
     }
 }
