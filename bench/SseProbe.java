@@ -28,7 +28,7 @@ import java.util.Map;
  * a few ms apart) so neither the path under test nor the probe is measured cold.
  *
  * <pre>
- * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-rounds 1] [-raw DIR] label=http://127.0.0.1:PORT ...
+ * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-warmup-interval 2ms] [-rounds 1] [-raw DIR] label=http://127.0.0.1:PORT ...
  * </pre>
  *
  * With {@code -rounds R} every target streams R times, the targets in an order rotated each round,
@@ -46,6 +46,7 @@ public class SseProbe {
         String interval = "100ms";
         int pad = 0;
         int warmup = 100;
+        String warmupInterval = "2ms";
         int rounds = 1;
         String rawDir = null;
         Map<String, URI> targets = new LinkedHashMap<>();
@@ -56,12 +57,13 @@ public class SseProbe {
                 case "-interval" -> interval = args[++i];
                 case "-pad" -> pad = Integer.parseInt(args[++i]);
                 case "-warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "-warmup-interval" -> warmupInterval = args[++i];
                 case "-raw" -> rawDir = args[++i];
                 case "-rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> {
                     int eq = a.indexOf('=');
                     if (a.startsWith("-") || eq <= 0) {
-                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-rounds R] [-raw DIR] label=URL ...");
+                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-warmup-interval D] [-rounds R] [-raw DIR] label=URL ...");
                         System.exit(2);
                     }
                     targets.put(a.substring(0, eq), URI.create(a.substring(eq + 1)));
@@ -85,7 +87,7 @@ public class SseProbe {
                 }
                 try {
                     if (warmup > 0 && r == 0) {
-                        stream(targets.get(label), warmup, "2ms", pad);
+                        stream(targets.get(label), warmup, warmupInterval, pad);
                     }
                     runs.computeIfAbsent(label, l -> new ArrayList<>()).add(stream(targets.get(label), events, interval, pad));
                 } catch (IOException | RuntimeException e) {

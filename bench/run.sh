@@ -27,8 +27,9 @@
 #   BENCH_SSE_EVENTS       events per SSE stream (100; quick 20), BENCH_SSE_INTERVAL (100ms),
 #   BENCH_SSE_PAD          filler bytes per event (0), BENCH_SSE_ROUNDS streams per target, targets
 #                          in an order rotated each round, percentiles over all their events (3; quick 1),
-#                          BENCH_SSE_WARMUP events of an unmeasured stream 2 ms apart per target first (1000;
-#                          quick 100): a long-running proxy has compiled its per-event path, a fresh one has not
+#                          BENCH_SSE_WARMUP events of an unmeasured stream per target first, as fast as the
+#                          upstream sends them (20000; quick 100): a long-running proxy has compiled its
+#                          per-event path, a fresh one has not
 #   BENCH_PROXY_ARGS       extra proxy flags, space-separated (e.g. "-limit-all=true -concurrency 4")
 #   BENCH_PROXY_LOG        where the proxy's per-exchange log goes (default /dev/null)
 #   BENCH_OUT              report path (default BENCHMARKS.md at the repo root; "-" = don't write)
@@ -71,7 +72,7 @@ QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
   dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=3 dsr=1 dsw=100
 else
-  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5 dsr=3 dsw=1000
+  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5 dsr=3 dsw=20000
 fi
 WARMUP=${BENCH_WARMUP:-$dw}
 WARMUP_OTHERS=$dwo
@@ -427,10 +428,10 @@ section_sse() {
   bound=$((60 + ${#args[@]} * SSE_ROUNDS * (SSE_EVENTS * interval_ms / 1000 + 5)))
   log "sse: ${SSE_ROUNDS} × ${SSE_EVENTS} events every $SSE_INTERVAL through: $TARGETS (bound ${bound}s)"
   run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -pad "$SSE_PAD" \
-    -rounds "$SSE_ROUNDS" -warmup "$SSE_WARMUP" -raw "$RES" "${args[@]}" >"$RES/sse.txt" 2>"$RES/sse.err" || log "sse probe failed: $(tail -3 "$RES/sse.err")"
+    -rounds "$SSE_ROUNDS" -warmup "$SSE_WARMUP" -warmup-interval 0ms -raw "$RES" "${args[@]}" >"$RES/sse.txt" 2>"$RES/sse.err" || log "sse probe failed: $(tail -3 "$RES/sse.err")"
   md "## SSE: per-event delay" "" \
     "\`GET /sse\`: $SSE_EVENTS events $SSE_INTERVAL apart, each stamped with its send time (epoch µs) by the upstream;" \
-    "delay = arrival at the probe − send time, nearest-rank percentiles. Each path first gets an unmeasured $SSE_WARMUP-event warm-up stream (events 2 ms apart)." \
+    "delay = arrival at the probe − send time, nearest-rank percentiles. Each path first gets an unmeasured $SSE_WARMUP-event warm-up stream (events sent back to back)." \
     "$SSE_ROUNDS stream(s) per target, the targets in an order rotated each round; percentiles are over all of a target's events," \
     "and the last column lists each stream's own p99 (one 100-event stream's p99 is its second-worst event)." "" \
     "| target | events | p50 | p90 | p99 | max | added p50 (vs direct) | added p99 (vs direct) | p99 per stream |" \
@@ -1044,7 +1045,7 @@ transcode_rows() {
     check "transcoded $label RPS at c=16 (vs passthrough)" "≥ 0.7×" "not measured" "n/a"
   fi
   local bound=$((60 + 2 * SSE_ROUNDS * (SSE_EVENTS * 100 / 1000 + 5)))
-  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -rounds "$SSE_ROUNDS" -warmup "$SSE_WARMUP" -raw "$RES" \
+  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -rounds "$SSE_ROUNDS" -warmup "$SSE_WARMUP" -warmup-interval 0ms -raw "$RES" \
     "direct=$(target_url direct)" "transcoded=$(target_url transcode)/tcsse$client" >"$RES/transcode-$kind-sse.txt" 2>"$RES/transcode-$kind-sse.err" ||
     log "transcode $kind: sse probe failed: $(tail -3 "$RES/transcode-$kind-sse.err")"
   local ld lt
