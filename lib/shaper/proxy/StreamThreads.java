@@ -72,9 +72,9 @@ public final class StreamThreads implements AutoCloseable {
     private final class Handoff<T> implements Runnable {
         private final Supplier<T> relay;
         private final CountDownLatch done = new CountDownLatch(1);
+        /** The stream thread while it runs this relay; null before and after. */
         private Thread runner;
         private boolean interrupted;
-        private boolean finished;
         private T value;
         private Throwable failure;
 
@@ -96,7 +96,6 @@ public final class StreamThreads implements AutoCloseable {
                 failure = e;
             } finally {
                 synchronized (this) {
-                    finished = true;
                     runner = null;
                 }
                 Thread.interrupted(); // an interrupt meant for this relay must not reach the next one
@@ -107,7 +106,7 @@ public final class StreamThreads implements AutoCloseable {
 
         private synchronized void interrupt() {
             interrupted = true;
-            if (runner != null && !finished) {
+            if (runner != null) {
                 runner.interrupt();
             }
         }

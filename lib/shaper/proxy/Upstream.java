@@ -1,6 +1,7 @@
 package shaper.proxy;
 
 import java.net.URI;
+import java.util.function.LongSupplier;
 
 import shaper.proxy.client.UpstreamClient;
 
@@ -19,7 +20,7 @@ public final class Upstream {
      * @param keepAlive false for {@code -upstream-disable-keep-alives}: every request on a fresh connection
      * @param nanoTime  the provider's clock, which ages idle connections
      */
-    public Upstream(URI base, int poolSize, boolean keepAlive, java.util.function.LongSupplier nanoTime) {
+    public Upstream(URI base, int poolSize, boolean keepAlive, LongSupplier nanoTime) {
         this.base = base;
         this.client = new UpstreamClient(base, poolSize, keepAlive, nanoTime);
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import shaper.admission.AdmissionChain;
 import shaper.admission.LimiterFactory;
@@ -163,7 +164,7 @@ final class ProviderAssembler {
                 && running.limiters().upstreamPoolSize() == poolSize;
     }
 
-    private static Upstreams upstreams(ProviderConfig p, int poolSize, java.util.function.LongSupplier nanoTime) {
+    private static Upstreams upstreams(ProviderConfig p, int poolSize, LongSupplier nanoTime) {
         boolean keepAlive = !p.admission().upstreamDisableKeepAlives();
         Upstream main = new Upstream(p.upstream(), poolSize, keepAlive, nanoTime);
         Upstream responses = p.gateway().responsesUpstream() == null ? null
