@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 
 /**
@@ -32,12 +33,16 @@ public final class StreamThreads implements AutoCloseable {
 
     private final int limit;
     private final Semaphore slots;
-    private final ExecutorService pool = Executors.newCachedThreadPool(
-            Thread.ofPlatform().daemon().name("shaper-stream-", 0).factory());
+    private final ExecutorService pool;
 
     public StreamThreads(int limit) {
+        this(limit, Thread.ofPlatform().daemon().name("shaper-stream-", 0).factory());
+    }
+
+    StreamThreads(int limit, ThreadFactory threads) {
         this.limit = limit;
         this.slots = new Semaphore(limit);
+        this.pool = Executors.newCachedThreadPool(threads);
     }
 
     /**
@@ -51,7 +56,8 @@ public final class StreamThreads implements AutoCloseable {
         Handoff<T> handoff = new Handoff<>(relay);
         try {
             pool.execute(handoff);
-        } catch (RejectedExecutionException closing) {
+        } catch (RejectedExecutionException | OutOfMemoryError noThread) {
+            // closing, or the machine cannot start another thread: the slot goes back and the stream stays here
             slots.release();
             return relay.get();
         }

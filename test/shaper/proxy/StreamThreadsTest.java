@@ -139,6 +139,20 @@ class StreamThreadsTest {
         }
     }
 
+    @Test
+    void whenNoThreadCanBeStartedTheStreamStaysOnItsOwnThreadAndTheSlotComesBack() throws Exception {
+        try (StreamThreads streams = new StreamThreads(1, r -> {
+            throw new OutOfMemoryError("unable to create native thread");
+        })) {
+            for (int i = 0; i < 2; i++) {
+                CompletableFuture<Boolean> ranVirtual = new CompletableFuture<>();
+                Thread.ofVirtual().start(() -> ranVirtual.complete(streams.relay(() -> Thread.currentThread().isVirtual())));
+                assertTrue(ranVirtual.get(5, TimeUnit.SECONDS), "the relay ran on the request's own thread");
+                assertEquals(0, streams.active(), "no slot held by a relay that never got a thread");
+            }
+        }
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await(5, TimeUnit.SECONDS);
