@@ -89,7 +89,7 @@ final class BodyPeek {
     /** Whether the answer is an event stream. */
     static boolean isEventStream(shaper.proxy.client.UpstreamResponse in) {
         return in.headers().first(io.helidon.http.HeaderNames.CONTENT_TYPE)
-                .map(t -> t.toLowerCase(Locale.ROOT).startsWith("text/event-stream")).orElse(false);
+                .map(t -> t.regionMatches(true, 0, "text/event-stream", 0, "text/event-stream".length())).orElse(false);
     }
 
     /** Reads up to {@code limit} bytes of a discarded body so its connection can be reused; closing drops it otherwise. */
