@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import shaper.limit.ManualTimeSource;
+import shaper.observe.ExchangeCounters;
 import shaper.testing.ConnectionOrder;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
@@ -61,11 +62,25 @@ class UpstreamPoolTest {
         try (ScriptedUpstream up = ScriptedUpstream.start((req, ex) -> ex.respond(200, "on connection " + order.arrived(ex)));
              RunningShaper shaper = RunningShaper.start(time, "-upstream", up.url())) {
             assertEquals("on connection 1", get(shaper, "/v1/a").body());
+            awaitPooled(shaper, 1);
             time.advance(Duration.ofSeconds(89));
             assertEquals("on connection 1", get(shaper, "/v1/b").body(), "89 s idle: still reused");
+            awaitPooled(shaper, 2);
             time.advance(Duration.ofSeconds(91));
             assertEquals("on connection 2", get(shaper, "/v1/c").body(), "91 s idle: a fresh connection, though the upstream kept the old one open");
         }
+    }
+
+    /**
+     * The connection goes back to the pool (stamped with the clock's time then) just after the client
+     * has its answer, before the exchange is counted: only then may the test move the clock.
+     */
+    private static void awaitPooled(RunningShaper shaper, int exchanges) {
+        RunningShaper.await("exchange " + exchanges + " ended and its connection pooled", Duration.ofSeconds(5),
+                () -> {
+                    ExchangeCounters.Snapshot counted = shaper.server().counters("default").snapshot();
+                    return counted.cleanProxied() + counted.cleanPassthrough() == exchanges;
+                });
     }
 
     @Test
