@@ -25,10 +25,17 @@ import java.util.Map;
  *
  * <p>A raw socket with its own chunked decoder keeps client-side buffering out of the number.
  * Targets run one after another in this JVM; each first gets an unmeasured warm-up stream (events
- * a few ms apart) so neither the path under test nor the probe is measured cold.
+ * a few ms apart) so neither the path under test nor the probe is measured cold. With
+ * {@code -warmup-paced N} a second warm-up stream of N events {@code -warmup-paced-interval} apart
+ * (1ms) follows it: events sent back to back are always waiting when a reader asks, so only paced
+ * events run the code that finds nothing to read and waits for the socket (a JVM compiles each path
+ * only once it has run it often), and the measured events are all paced. With
+ * {@code -warmup-streams N}, N one-event streams come first: the code that starts a stream (the
+ * request, the answer's head, the first event) runs once per stream, so a handful of warm-up
+ * streams leaves it uncompiled and every measured stream's first event pays for that.
  *
  * <pre>
- * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-warmup-interval 2ms] [-rounds 1] [-raw DIR] label=http://127.0.0.1:PORT ...
+ * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-warmup-interval 2ms] [-warmup-paced 0] [-warmup-paced-interval 1ms] [-warmup-streams 0] [-rounds 1] [-raw DIR] label=http://127.0.0.1:PORT ...
  * </pre>
  *
  * With {@code -rounds R} every target streams R times, the targets in an order rotated each round,
@@ -47,6 +54,9 @@ public class SseProbe {
         int pad = 0;
         int warmup = 100;
         String warmupInterval = "2ms";
+        int warmupPaced = 0;
+        String warmupPacedInterval = "1ms";
+        int warmupStreams = 0;
         int rounds = 1;
         String rawDir = null;
         Map<String, URI> targets = new LinkedHashMap<>();
@@ -58,12 +68,15 @@ public class SseProbe {
                 case "-pad" -> pad = Integer.parseInt(args[++i]);
                 case "-warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "-warmup-interval" -> warmupInterval = args[++i];
+                case "-warmup-paced" -> warmupPaced = Integer.parseInt(args[++i]);
+                case "-warmup-paced-interval" -> warmupPacedInterval = args[++i];
+                case "-warmup-streams" -> warmupStreams = Integer.parseInt(args[++i]);
                 case "-raw" -> rawDir = args[++i];
                 case "-rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> {
                     int eq = a.indexOf('=');
                     if (a.startsWith("-") || eq <= 0) {
-                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-warmup-interval D] [-rounds R] [-raw DIR] label=URL ...");
+                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-warmup-interval D] [-warmup-paced N] [-warmup-paced-interval D] [-warmup-streams N] [-rounds R] [-raw DIR] label=URL ...");
                         System.exit(2);
                     }
                     targets.put(a.substring(0, eq), URI.create(a.substring(eq + 1)));
@@ -86,8 +99,14 @@ public class SseProbe {
                     continue;
                 }
                 try {
+                    for (int w = 0; r == 0 && w < warmupStreams; w++) {
+                        stream(targets.get(label), 1, warmupInterval, pad);
+                    }
                     if (warmup > 0 && r == 0) {
                         stream(targets.get(label), warmup, warmupInterval, pad);
+                    }
+                    if (warmupPaced > 0 && r == 0) {
+                        stream(targets.get(label), warmupPaced, warmupPacedInterval, pad);
                     }
                     runs.computeIfAbsent(label, l -> new ArrayList<>()).add(stream(targets.get(label), events, interval, pad));
                 } catch (IOException | RuntimeException e) {

@@ -29,7 +29,10 @@
 #                          in an order rotated each round, percentiles over all their events (3; quick 1),
 #                          BENCH_SSE_WARMUP events of an unmeasured stream per target first, as fast as the
 #                          upstream sends them (20000; quick 100): a long-running proxy has compiled its
-#                          per-event path, a fresh one has not
+#                          per-event path, a fresh one has not; then BENCH_SSE_WARMUP_PACED events 1 ms apart
+#                          (3000; quick 0), so the path that waits for the next event is compiled too, after
+#                          BENCH_SSE_WARMUP_STREAMS one-event streams (2000; quick 0), so is the path that
+#                          starts a stream (else every measured stream's first event pays for it)
 #   BENCH_PROXY_ARGS       extra proxy flags, space-separated (e.g. "-limit-all=true -concurrency 4")
 #   BENCH_PROXY_LOG        where the proxy's per-exchange log goes (default /dev/null)
 #   BENCH_OUT              report path (default BENCHMARKS.md at the repo root; "-" = don't write)
@@ -70,9 +73,9 @@ RES=$BENCH/results/last
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=3 dsr=1 dsw=100
+  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=3 dsr=1 dsw=100 dsp=0 dss=0
 else
-  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5 dsr=3 dsw=20000
+  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5 dsr=3 dsw=20000 dsp=3000 dss=2000
 fi
 WARMUP=${BENCH_WARMUP:-$dw}
 WARMUP_OTHERS=$dwo
@@ -87,6 +90,8 @@ SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
 SSE_ROUNDS=${BENCH_SSE_ROUNDS:-$dsr}
 SSE_WARMUP=${BENCH_SSE_WARMUP:-$dsw}
+SSE_WARMUP_PACED=${BENCH_SSE_WARMUP_PACED:-$dsp}
+SSE_WARMUP_STREAMS=${BENCH_SSE_WARMUP_STREAMS:-$dss}
 PROXY_ARGS=${BENCH_PROXY_ARGS:-}
 PROXY_LOG=${BENCH_PROXY_LOG:-/dev/null}
 OUT=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
@@ -421,17 +426,27 @@ http_ratios() {
   check "proxy RPS ≥ 0.6× nginx, c=$c" "≥ 0.60×" "${r}× ($(fmt_rps "$p") vs $(fmt_rps "$n"))" "$result"
 }
 
+# The probe's warm-up per target (see BENCH_SSE_WARMUP*), its time bound and its description.
+sse_warmup_args() {
+  printf '%s ' -warmup "$SSE_WARMUP" -warmup-interval 0ms -warmup-paced "$SSE_WARMUP_PACED" -warmup-streams "$SSE_WARMUP_STREAMS"
+}
+sse_warmup_seconds() { echo $((5 + SSE_WARMUP / 2000 + SSE_WARMUP_PACED / 500 + SSE_WARMUP_STREAMS / 100)); }
+sse_warmup_words() {
+  printf '%s' "Each path is warmed first, unmeasured: $SSE_WARMUP_STREAMS one-event streams (the code that starts a stream), a $SSE_WARMUP-event stream sent back to back (the per-event path) and a $SSE_WARMUP_PACED-event stream 1 ms apart (the path that waits for the next event)."
+}
+
 section_sse() {
   local args=() t line label bound interval_ms
   for t in $TARGETS; do args+=("$t=$(target_url "$t")"); done
   interval_ms=$(printf '%s' "$SSE_INTERVAL" | awk '/ms$/ { print $0 + 0; next } /us$|µs$/ { print 1; next } /s$/ { print $0 * 1000; next } { print 1000 }')
-  bound=$((60 + ${#args[@]} * SSE_ROUNDS * (SSE_EVENTS * interval_ms / 1000 + 5)))
+  bound=$((60 + ${#args[@]} * (SSE_ROUNDS * (SSE_EVENTS * interval_ms / 1000 + 5) + $(sse_warmup_seconds))))
   log "sse: ${SSE_ROUNDS} × ${SSE_EVENTS} events every $SSE_INTERVAL through: $TARGETS (bound ${bound}s)"
+  # shellcheck disable=SC2046 # the warm-up flags are separate words
   run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -pad "$SSE_PAD" \
-    -rounds "$SSE_ROUNDS" -warmup "$SSE_WARMUP" -warmup-interval 0ms -raw "$RES" "${args[@]}" >"$RES/sse.txt" 2>"$RES/sse.err" || log "sse probe failed: $(tail -3 "$RES/sse.err")"
+    -rounds "$SSE_ROUNDS" $(sse_warmup_args) -raw "$RES" "${args[@]}" >"$RES/sse.txt" 2>"$RES/sse.err" || log "sse probe failed: $(tail -3 "$RES/sse.err")"
   md "## SSE: per-event delay" "" \
     "\`GET /sse\`: $SSE_EVENTS events $SSE_INTERVAL apart, each stamped with its send time (epoch µs) by the upstream;" \
-    "delay = arrival at the probe − send time, nearest-rank percentiles. Each path first gets an unmeasured $SSE_WARMUP-event warm-up stream (events sent back to back)." \
+    "delay = arrival at the probe − send time, nearest-rank percentiles. $(sse_warmup_words)" \
     "$SSE_ROUNDS stream(s) per target, the targets in an order rotated each round; percentiles are over all of a target's events," \
     "and the last column lists each stream's own p99 (one 100-event stream's p99 is its second-worst event)." "" \
     "| target | events | p50 | p90 | p99 | max | added p50 (vs direct) | added p99 (vs direct) | p99 per stream |" \
@@ -1044,8 +1059,9 @@ transcode_rows() {
   else
     check "transcoded $label RPS at c=16 (vs passthrough)" "≥ 0.7×" "not measured" "n/a"
   fi
-  local bound=$((60 + 2 * SSE_ROUNDS * (SSE_EVENTS * 100 / 1000 + 5)))
-  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -rounds "$SSE_ROUNDS" -warmup "$SSE_WARMUP" -warmup-interval 0ms -raw "$RES" \
+  local bound=$((60 + 2 * (SSE_ROUNDS * (SSE_EVENTS * 100 / 1000 + 5) + $(sse_warmup_seconds))))
+  # shellcheck disable=SC2046 # the warm-up flags are separate words
+  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -rounds "$SSE_ROUNDS" $(sse_warmup_args) -raw "$RES" \
     "direct=$(target_url direct)" "transcoded=$(target_url transcode)/tcsse$client" >"$RES/transcode-$kind-sse.txt" 2>"$RES/transcode-$kind-sse.err" ||
     log "transcode $kind: sse probe failed: $(tail -3 "$RES/transcode-$kind-sse.err")"
   local ld lt
