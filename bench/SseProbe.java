@@ -24,23 +24,24 @@ import java.util.Map;
  * wall clock, so the difference is the time the bytes spent in flight through the path under test.
  *
  * <p>A raw socket with its own chunked decoder keeps client-side buffering out of the number.
- * Targets run one after another in this JVM; each first gets an unmeasured warm-up stream (events
- * a few ms apart) so neither the path under test nor the probe is measured cold. With
- * {@code -warmup-paced N} a second warm-up stream of N events {@code -warmup-paced-interval} apart
- * (1ms) follows it: events sent back to back are always waiting when a reader asks, so only paced
- * events run the code that finds nothing to read and waits for the socket (a JVM compiles each path
- * only once it has run it often), and the measured events are all paced. With
- * {@code -warmup-streams N}, N one-event streams come first: the code that starts a stream (the
- * request, the answer's head, the first event) runs once per stream, so a handful of warm-up
- * streams leaves it uncompiled and every measured stream's first event pays for that.
+ * Each target is first warmed, unmeasured, so neither the path under test nor the probe is measured
+ * cold: {@code -warmup-streams N} streams of {@code -warmup-stream-events M} events
+ * {@code -warmup-paced-interval} (1ms) apart, then one stream of {@code -warmup N} events
+ * {@code -warmup-interval} apart. A JVM compiles a path only once it has run it often, and a
+ * stream has three: the start (request, head, first event) runs once per stream, the wait for the
+ * next event only when events are paced (back to back, an event is always waiting when the reader
+ * asks), and the per-event copy. Measured on the proxy (PrintCompilation): with a few warm-up
+ * streams every measured stream's first event paid 1-4 ms, and the copy loop's optimised compile
+ * ran during the measured streams, 50-70 ms of compiler CPU on a two-core machine.
  *
  * <pre>
- * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-warmup-interval 2ms] [-warmup-paced 0] [-warmup-paced-interval 1ms] [-warmup-streams 0] [-rounds 1] [-raw DIR] label=http://127.0.0.1:PORT ...
+ * SseProbe [-events 50] [-interval 100ms] [-pad 0] [-warmup 100] [-warmup-interval 2ms] [-warmup-streams 0] [-warmup-stream-events 1] [-warmup-paced-interval 1ms] [-rounds 1] [-together] [-raw DIR] label=http://127.0.0.1:PORT ...
  * </pre>
  *
  * With {@code -rounds R} every target streams R times, the targets in an order rotated each round,
  * and its percentiles are taken over all R×N events (the p99 of one 100-event stream is its second
- * worst event: one scheduling hiccup of a shared machine decides it).
+ * worst event: one scheduling hiccup of a shared machine decides it). With {@code -together} a
+ * round streams all targets at once, their events interleaved (see {@link #streamTogether}).
  *
  * Prints per target: {@code SSE_RESULT label=L events=N p50_us=.. p90_us=.. p99_us=.. min_us=.. max_us=.. mean_us=.. round_p99_us=P1,P2,..} (each round's own p99 after the pooled figures).
  * Percentiles are nearest-rank. Exits 1 when a stream fails or delivers fewer events than asked.
@@ -54,9 +55,10 @@ public class SseProbe {
         int pad = 0;
         int warmup = 100;
         String warmupInterval = "2ms";
-        int warmupPaced = 0;
+        int warmupStreamEvents = 1;
         String warmupPacedInterval = "1ms";
         int warmupStreams = 0;
+        boolean together = false;
         int rounds = 1;
         String rawDir = null;
         Map<String, URI> targets = new LinkedHashMap<>();
@@ -68,15 +70,16 @@ public class SseProbe {
                 case "-pad" -> pad = Integer.parseInt(args[++i]);
                 case "-warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "-warmup-interval" -> warmupInterval = args[++i];
-                case "-warmup-paced" -> warmupPaced = Integer.parseInt(args[++i]);
+                case "-warmup-stream-events" -> warmupStreamEvents = Integer.parseInt(args[++i]);
                 case "-warmup-paced-interval" -> warmupPacedInterval = args[++i];
                 case "-warmup-streams" -> warmupStreams = Integer.parseInt(args[++i]);
+                case "-together" -> together = true;
                 case "-raw" -> rawDir = args[++i];
                 case "-rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> {
                     int eq = a.indexOf('=');
                     if (a.startsWith("-") || eq <= 0) {
-                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-warmup-interval D] [-warmup-paced N] [-warmup-paced-interval D] [-warmup-streams N] [-rounds R] [-raw DIR] label=URL ...");
+                        System.err.println("usage: SseProbe [-events N] [-interval D] [-pad B] [-warmup N] [-warmup-interval D] [-warmup-streams N] [-warmup-stream-events M] [-warmup-paced-interval D] [-rounds R] [-together] [-raw DIR] label=URL ...");
                         System.exit(2);
                     }
                     targets.put(a.substring(0, eq), URI.create(a.substring(eq + 1)));
@@ -87,32 +90,14 @@ public class SseProbe {
             System.err.println("need at least one label=URL target, -events >= 1 and -rounds >= 1");
             System.exit(2);
         }
-        // Round r runs the targets in an order rotated by r, so a hiccup of the machine at one
-        // moment of the run is spread over the targets instead of landing on whichever runs then.
         List<String> labels = new ArrayList<>(targets.keySet());
         Map<String, List<long[]>> runs = new LinkedHashMap<>();
-        Map<String, String> failed = new LinkedHashMap<>();
-        for (int r = 0; r < rounds; r++) {
-            for (int k = 0; k < labels.size(); k++) {
-                String label = labels.get((k + r) % labels.size());
-                if (failed.containsKey(label)) {
-                    continue;
-                }
-                try {
-                    for (int w = 0; r == 0 && w < warmupStreams; w++) {
-                        stream(targets.get(label), 1, warmupInterval, pad);
-                    }
-                    if (warmup > 0 && r == 0) {
-                        stream(targets.get(label), warmup, warmupInterval, pad);
-                    }
-                    if (warmupPaced > 0 && r == 0) {
-                        stream(targets.get(label), warmupPaced, warmupPacedInterval, pad);
-                    }
-                    runs.computeIfAbsent(label, l -> new ArrayList<>()).add(stream(targets.get(label), events, interval, pad));
-                } catch (IOException | RuntimeException e) {
-                    failed.put(label, e.toString().replace(' ', '_'));
-                }
-            }
+        Map<String, String> failed = new java.util.concurrent.ConcurrentHashMap<>();
+        Warmup warm = new Warmup(warmupStreams, warmupStreamEvents, warmupPacedInterval, warmup, warmupInterval, pad);
+        if (together) {
+            streamTogether(targets, labels, rounds, events, interval, pad, warm, runs, failed);
+        } else {
+            streamInTurn(targets, labels, rounds, events, interval, pad, warm, runs, failed);
         }
         boolean ok = failed.isEmpty();
         for (String label : labels) {
@@ -133,6 +118,106 @@ public class SseProbe {
             }
         }
         System.exit(ok ? 0 : 1);
+    }
+
+    /** The unmeasured streams each target gets before its first measured one. */
+    record Warmup(int streams, int streamEvents, String pacedInterval, int events, String interval, int pad) {
+        void run(URI target) throws IOException {
+            for (int w = 0; w < streams; w++) {
+                stream(target, streamEvents, pacedInterval, pad);
+            }
+            if (events > 0) {
+                stream(target, events, interval, pad);
+            }
+        }
+    }
+
+    /**
+     * Round r runs the targets one after another, in an order rotated by r, so a hiccup of the
+     * machine at one moment of the run is spread over the targets instead of landing on whichever
+     * runs then.
+     */
+    static void streamInTurn(Map<String, URI> targets, List<String> labels, int rounds, int events, String interval, int pad,
+                             Warmup warm, Map<String, List<long[]>> runs, Map<String, String> failed) {
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < labels.size(); k++) {
+                String label = labels.get((k + r) % labels.size());
+                if (failed.containsKey(label)) {
+                    continue;
+                }
+                try {
+                    if (r == 0) {
+                        warm.run(targets.get(label));
+                    }
+                    runs.computeIfAbsent(label, l -> new ArrayList<>()).add(stream(targets.get(label), events, interval, pad));
+                } catch (IOException | RuntimeException e) {
+                    failed.put(label, e.toString().replace(' ', '_'));
+                }
+            }
+        }
+    }
+
+    /**
+     * Every round streams all targets at once, each stream started a fraction of the interval after
+     * the previous one (the order rotated by round), so their events never coincide while every
+     * target lives through the same moments of the machine: a stall of a few seconds lands on all of
+     * them, not on whichever streamed then. Warm-ups run first, one target after another.
+     */
+    static void streamTogether(Map<String, URI> targets, List<String> labels, int rounds, int events, String interval, int pad,
+                               Warmup warm, Map<String, List<long[]>> runs, Map<String, String> failed) throws InterruptedException {
+        for (String label : labels) {
+            try {
+                warm.run(targets.get(label));
+            } catch (IOException | RuntimeException e) {
+                failed.put(label, e.toString().replace(' ', '_'));
+            }
+        }
+        long step = nanos(interval) / labels.size();
+        for (int r = 0; r < rounds; r++) {
+            Map<String, long[]> got = new java.util.concurrent.ConcurrentHashMap<>();
+            List<Thread> streams = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int k = 0; k < labels.size(); k++) {
+                String label = labels.get(k);
+                long at = start + ((k + r) % labels.size()) * step;
+                if (failed.containsKey(label)) {
+                    continue;
+                }
+                streams.add(Thread.ofPlatform().name("stream-" + label).start(() -> {
+                    try {
+                        for (long left; (left = at - System.nanoTime()) > 0; ) {
+                            Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+                        }
+                        got.put(label, stream(targets.get(label), events, interval, pad));
+                    } catch (IOException | RuntimeException | InterruptedException e) {
+                        failed.put(label, e.toString().replace(' ', '_'));
+                    }
+                }));
+            }
+            for (Thread t : streams) {
+                t.join(); // bounded: every read of a stream times out after READ_TIMEOUT_MS
+            }
+            for (String label : labels) {
+                if (got.containsKey(label)) {
+                    runs.computeIfAbsent(label, l -> new ArrayList<>()).add(got.get(label));
+                }
+            }
+        }
+    }
+
+    /** A duration as the upstream's interval parameter spells it: 100ms, 500us, 1s. */
+    static long nanos(String text) {
+        String t = text.trim();
+        if (t.endsWith("ms")) {
+            return (long) (Double.parseDouble(t.substring(0, t.length() - 2)) * 1_000_000);
+        }
+        if (t.endsWith("us")) {
+            return (long) (Double.parseDouble(t.substring(0, t.length() - 2)) * 1_000);
+        }
+        if (t.endsWith("s")) {
+            return (long) (Double.parseDouble(t.substring(0, t.length() - 1)) * 1_000_000_000);
+        }
+        throw new IllegalArgumentException("interval " + text + ": expected ms, us or s");
     }
 
     /** Streams one /sse response and returns each event's delay in µs, in arrival order. */

@@ -29,10 +29,12 @@
 #                          in an order rotated each round, percentiles over all their events (3; quick 1),
 #                          BENCH_SSE_WARMUP events of an unmeasured stream per target first, as fast as the
 #                          upstream sends them (20000; quick 100): a long-running proxy has compiled its
-#                          per-event path, a fresh one has not; then BENCH_SSE_WARMUP_PACED events 1 ms apart
-#                          (3000; quick 0), so the path that waits for the next event is compiled too, after
-#                          BENCH_SSE_WARMUP_STREAMS one-event streams (2000; quick 0), so is the path that
-#                          starts a stream (else every measured stream's first event pays for it)
+#                          per-event path, a fresh one has not; before it BENCH_SSE_WARMUP_STREAMS streams
+#                          (2000; quick 0) of BENCH_SSE_WARMUP_STREAM_EVENTS events 1 ms apart (10), so the
+#                          code that starts a stream and the code that waits for the next event are
+#                          compiled too (else each measured stream's first event pays for it);
+#                          BENCH_SSE_TOGETHER=1 (default) streams all targets of a round at once, events
+#                          interleaved, 0 one target after another
 #   BENCH_PROXY_ARGS       extra proxy flags, space-separated (e.g. "-limit-all=true -concurrency 4")
 #   BENCH_PROXY_LOG        where the proxy's per-exchange log goes (default /dev/null)
 #   BENCH_OUT              report path (default BENCHMARKS.md at the repo root; "-" = don't write)
@@ -73,9 +75,9 @@ RES=$BENCH/results/last
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=3 dsr=1 dsw=100 dsp=0 dss=0
+  dw=3 dd=4 de=20 dm=480 dwo=1 dset=1 daw=3 dsr=1 dsw=100 dss=0 dse=1
 else
-  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5 dsr=3 dsw=20000 dsp=3000 dss=2000
+  dw=10 dd=12 de=100 dm=1500 dwo=2 dset=3 daw=5 dsr=3 dsw=20000 dss=2000 dse=10
 fi
 WARMUP=${BENCH_WARMUP:-$dw}
 WARMUP_OTHERS=$dwo
@@ -90,8 +92,9 @@ SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
 SSE_ROUNDS=${BENCH_SSE_ROUNDS:-$dsr}
 SSE_WARMUP=${BENCH_SSE_WARMUP:-$dsw}
-SSE_WARMUP_PACED=${BENCH_SSE_WARMUP_PACED:-$dsp}
+SSE_WARMUP_STREAM_EVENTS=${BENCH_SSE_WARMUP_STREAM_EVENTS:-$dse}
 SSE_WARMUP_STREAMS=${BENCH_SSE_WARMUP_STREAMS:-$dss}
+SSE_TOGETHER=${BENCH_SSE_TOGETHER:-1}
 PROXY_ARGS=${BENCH_PROXY_ARGS:-}
 PROXY_LOG=${BENCH_PROXY_LOG:-/dev/null}
 OUT=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
@@ -428,11 +431,19 @@ http_ratios() {
 
 # The probe's warm-up per target (see BENCH_SSE_WARMUP*), its time bound and its description.
 sse_warmup_args() {
-  printf '%s ' -warmup "$SSE_WARMUP" -warmup-interval 0ms -warmup-paced "$SSE_WARMUP_PACED" -warmup-streams "$SSE_WARMUP_STREAMS"
+  printf '%s ' -warmup "$SSE_WARMUP" -warmup-interval 0ms -warmup-streams "$SSE_WARMUP_STREAMS" -warmup-stream-events "$SSE_WARMUP_STREAM_EVENTS"
+  if [ "$SSE_TOGETHER" = 1 ]; then printf '%s ' -together; fi
 }
-sse_warmup_seconds() { echo $((5 + SSE_WARMUP / 2000 + SSE_WARMUP_PACED / 500 + SSE_WARMUP_STREAMS / 100)); }
+sse_rounds_words() {
+  if [ "$SSE_TOGETHER" = 1 ]; then
+    printf '%s' "each round streams every target at once, each stream started a fraction of the interval after the last (order rotated each round), so their events interleave and a stall of the machine lands on all targets alike"
+  else
+    printf '%s' "the targets one after another, in an order rotated each round"
+  fi
+}
+sse_warmup_seconds() { echo $((5 + SSE_WARMUP / 2000 + SSE_WARMUP_STREAMS * (SSE_WARMUP_STREAM_EVENTS + 5) / 500)); }
 sse_warmup_words() {
-  printf '%s' "Each path is warmed first, unmeasured: $SSE_WARMUP_STREAMS one-event streams (the code that starts a stream), a $SSE_WARMUP-event stream sent back to back (the per-event path) and a $SSE_WARMUP_PACED-event stream 1 ms apart (the path that waits for the next event)."
+  printf '%s' "Each path is warmed first, unmeasured, as a proxy that has served streams for a while: $SSE_WARMUP_STREAMS streams of $SSE_WARMUP_STREAM_EVENTS events 1 ms apart (the code that starts a stream and the code that waits for the next event) and one of $SSE_WARMUP events sent back to back (the per-event copy)."
 }
 
 section_sse() {
@@ -447,7 +458,7 @@ section_sse() {
   md "## SSE: per-event delay" "" \
     "\`GET /sse\`: $SSE_EVENTS events $SSE_INTERVAL apart, each stamped with its send time (epoch µs) by the upstream;" \
     "delay = arrival at the probe − send time, nearest-rank percentiles. $(sse_warmup_words)" \
-    "$SSE_ROUNDS stream(s) per target, the targets in an order rotated each round; percentiles are over all of a target's events," \
+    "$SSE_ROUNDS stream(s) per target; $(sse_rounds_words); percentiles are over all of a target's events," \
     "and the last column lists each stream's own p99 (one 100-event stream's p99 is its second-worst event)." "" \
     "| target | events | p50 | p90 | p99 | max | added p50 (vs direct) | added p99 (vs direct) | p99 per stream |" \
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -1070,7 +1081,7 @@ transcode_rows() {
     local a50 a99
     a50=$(( $(kv p50_us "$lt") - $(kv p50_us "$ld") )); a99=$(( $(kv p99_us "$lt") - $(kv p99_us "$ld") ))
     M[$m.sse.added.p99_us]=$a99
-    md "- transcoded stream, $SSE_ROUNDS × $SSE_EVENTS Chat deltas $SSE_INTERVAL apart converted to ${label%%→*} events (rounds alternate the two paths; p99 per stream: transcoded $(kv round_p99_us "$lt"), direct $(kv round_p99_us "$ld") µs): p50 $(fmt_us "$(kv p50_us "$lt")"), p99 $(fmt_us "$(kv p99_us "$lt")");" \
+    md "- transcoded stream, $SSE_ROUNDS × $SSE_EVENTS Chat deltas $SSE_INTERVAL apart converted to ${label%%→*} events ($(sse_rounds_words); p99 per stream: transcoded $(kv round_p99_us "$lt"), direct $(kv round_p99_us "$ld") µs): p50 $(fmt_us "$(kv p50_us "$lt")"), p99 $(fmt_us "$(kv p99_us "$lt")");" \
       "  direct \`/sse\` p50 $(fmt_us "$(kv p50_us "$ld")"), p99 $(fmt_us "$(kv p99_us "$ld")"): added p50 **$(fmt_us "$a50")**, p99 **$(fmt_us "$a99")**" ""
     check "transcoded $label stream added per-event delay p99 (vs direct)" "≤ 1 ms" "$(fmt_us "$a99") (p50 $(fmt_us "$a50"))" "$(passfail "$a99 <= 1000")"
   else
