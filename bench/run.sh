@@ -1382,7 +1382,7 @@ write_report() {
     echo "- Upstream: \`bench/FakeUpstream.java\` (raw sockets, one platform thread per connection)"
     echo "- Command: \`${cmd}bench/run.sh\` (warm-up ${WARMUP}s through the proxy; sections: $SECTIONS)"
     echo
-    echo "Reproduce: \`bench/run.sh\` (about 7 minutes; \`BENCH_QUICK=1\` about 4: it shortens the wrk and SSE runs, not the queue section). One section alone: \`BENCH_SECTIONS=\"admission queue10k\" bench/run.sh\`. Settings are environment variables documented at the top of \`bench/run.sh\`; raw wrk and probe output lands in \`bench/results/last/\`."
+    echo "Reproduce: \`bench/run.sh\` (every section at the default settings: about 25 minutes; eight sections at two concurrencies, as in the run at the top: 13; \`BENCH_QUICK=1\` about 4: it shortens the wrk and SSE runs and the SSE warm-up, not the queue section). One section alone: \`BENCH_SECTIONS=\"admission queue10k\" bench/run.sh\`. Settings are environment variables documented at the top of \`bench/run.sh\`; raw wrk and probe output lands in \`bench/results/last/\`."
     echo
     echo "## Targets"
     echo
