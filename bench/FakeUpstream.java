@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
 //JAVA_OPTIONS -Xms64m -Xmx256m -XX:+UseParallelGC
+//SOURCES GoDuration.java
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -205,7 +206,7 @@ public class FakeUpstream {
             String seq = req.query.get("seq");
             long delayNanos;
             try {
-                delayNanos = parseDuration(req.query.getOrDefault("delay", "0s"));
+                delayNanos = GoDuration.nanos(req.query.getOrDefault("delay", "0s"));
                 if (delayNanos < 0 || delayNanos > MAX_INTERVAL_NANOS || (seq != null && !seq.matches("[0-9]{1,18}"))) {
                     throw new IllegalArgumentException("out of range");
                 }
@@ -239,7 +240,7 @@ public class FakeUpstream {
         int pad;
         try {
             n = Integer.parseInt(req.query.getOrDefault("n", "50"));
-            intervalNanos = parseDuration(req.query.getOrDefault("interval", "100ms"));
+            intervalNanos = GoDuration.nanos(req.query.getOrDefault("interval", "100ms"));
             pad = Integer.parseInt(req.query.getOrDefault("pad", "0"));
             if (n < 0 || n > MAX_EVENTS || intervalNanos < 0 || intervalNanos > MAX_INTERVAL_NANOS || pad < 0 || pad > 65_536) {
                 throw new IllegalArgumentException("out of range");
@@ -294,7 +295,7 @@ public class FakeUpstream {
     /** A chat stream whose deltas carry their send time, for the transcoded per-event delay. */
     private static boolean chatStream(Request req, OutputStream out) throws IOException, InterruptedException {
         int n = Integer.parseInt(req.query.getOrDefault("n", "50"));
-        long intervalNanos = parseDuration(req.query.getOrDefault("interval", "100ms"));
+        long intervalNanos = GoDuration.nanos(req.query.getOrDefault("interval", "100ms"));
         out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                 + "Transfer-Encoding: chunked\r\n" + (req.keepAlive ? "" : "Connection: close\r\n") + "\r\n"));
         long start = System.nanoTime();
@@ -331,20 +332,6 @@ public class FakeUpstream {
     static long epochMicros() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-    }
-
-    /** A Go duration with one unit: {@code 100ms}, {@code 250us}, {@code 2s}. */
-    static long parseDuration(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        String[][] units = {{"ns", "1"}, {"us", "1000"}, {"µs", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
-        for (String[] u : units) {
-            // Two-letter units come first, so "100ms" never matches the bare "s".
-            if (t.endsWith(u[0])) {
-                double v = Double.parseDouble(t.substring(0, t.length() - u[0].length()));
-                return (long) (v * Long.parseLong(u[1]));
-            }
-        }
-        throw new IllegalArgumentException("interval " + text + " (expected a Go duration such as 100ms)");
     }
 
     private static void simple(OutputStream out, int status, String reason, String body, boolean keepAlive) throws IOException {

@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
 //JAVA_OPTIONS -Xms32m -Xmx128m
+//SOURCES GoDuration.java
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -172,7 +173,7 @@ public class SseProbe {
                 failed.put(label, e.toString().replace(' ', '_'));
             }
         }
-        long step = nanos(interval) / labels.size();
+        long step = GoDuration.nanos(interval) / labels.size();
         for (int r = 0; r < rounds; r++) {
             Map<String, long[]> got = new java.util.concurrent.ConcurrentHashMap<>();
             List<Thread> streams = new ArrayList<>();
@@ -200,24 +201,11 @@ public class SseProbe {
             for (String label : labels) {
                 if (got.containsKey(label)) {
                     runs.computeIfAbsent(label, l -> new ArrayList<>()).add(got.get(label));
+                } else {
+                    failed.putIfAbsent(label, "stream_thread_ended_without_a_result"); // an Error: the report must not lack the target silently
                 }
             }
         }
-    }
-
-    /** A duration as the upstream's interval parameter spells it: 100ms, 500us, 1s. */
-    static long nanos(String text) {
-        String t = text.trim();
-        if (t.endsWith("ms")) {
-            return (long) (Double.parseDouble(t.substring(0, t.length() - 2)) * 1_000_000);
-        }
-        if (t.endsWith("us")) {
-            return (long) (Double.parseDouble(t.substring(0, t.length() - 2)) * 1_000);
-        }
-        if (t.endsWith("s")) {
-            return (long) (Double.parseDouble(t.substring(0, t.length() - 1)) * 1_000_000_000);
-        }
-        throw new IllegalArgumentException("interval " + text + ": expected ms, us or s");
     }
 
     /** Streams one /sse response and returns each event's delay in µs, in arrival order. */
