@@ -25,8 +25,8 @@
 #   BENCH_BASELINE_REV     a git revision whose proxy runs beside this one as target "baseline" (same
 #                          flags, same upstream, same run): the before/after row of a change
 #   BENCH_SSE_EVENTS       events per SSE stream (100; quick 20), BENCH_SSE_INTERVAL (100ms),
-#   BENCH_SSE_PAD          filler bytes per event (0), BENCH_SSE_ROUNDS streams per target, targets
-#                          in an order rotated each round, percentiles over all their events (3; quick 1),
+#   BENCH_SSE_PAD          filler bytes per event (0), BENCH_SSE_ROUNDS streams per target, percentiles
+#                          over all their events (3; quick 1),
 #                          BENCH_SSE_WARMUP events of an unmeasured stream per target first, as fast as the
 #                          upstream sends them (20000; quick 100): a long-running proxy has compiled its
 #                          per-event path, a fresh one has not; before it BENCH_SSE_WARMUP_STREAMS streams
@@ -34,7 +34,7 @@
 #                          code that starts a stream and the code that waits for the next event are
 #                          compiled too (else each measured stream's first event pays for it);
 #                          BENCH_SSE_TOGETHER=1 (default) streams all targets of a round at once, events
-#                          interleaved, 0 one target after another
+#                          interleaved, 0 one target after another in an order rotated each round
 #   BENCH_PROXY_ARGS       extra proxy flags, space-separated (e.g. "-limit-all=true -concurrency 4")
 #   BENCH_PROXY_LOG        where the proxy's per-exchange log goes (default /dev/null)
 #   BENCH_OUT              report path (default BENCHMARKS.md at the repo root; "-" = don't write)
@@ -1382,7 +1382,7 @@ write_report() {
     echo "- Upstream: \`bench/FakeUpstream.java\` (raw sockets, one platform thread per connection)"
     echo "- Command: \`${cmd}bench/run.sh\` (warm-up ${WARMUP}s through the proxy; sections: $SECTIONS)"
     echo
-    echo "Reproduce: \`bench/run.sh\` (every section at the default settings: about 25 minutes; eight sections at two concurrencies, as in the run at the top: 13; \`BENCH_QUICK=1\` about 4: it shortens the wrk and SSE runs and the SSE warm-up, not the queue section). One section alone: \`BENCH_SECTIONS=\"admission queue10k\" bench/run.sh\`. Settings are environment variables documented at the top of \`bench/run.sh\`; raw wrk and probe output lands in \`bench/results/last/\`."
+    echo "Reproduce: \`bench/run.sh\` (eight sections at c=1 and 16 with 8 s runs, as in the run at the top of BENCHMARKS.md: 14 minutes, the SSE section 2 of them; every section at the default settings takes longer; \`BENCH_QUICK=1\` about 4: it shortens the wrk and SSE runs and the SSE warm-up, not the queue section). One section alone: \`BENCH_SECTIONS=\"admission queue10k\" bench/run.sh\`. Settings are environment variables documented at the top of \`bench/run.sh\`; raw wrk and probe output lands in \`bench/results/last/\`."
     echo
     echo "## Targets"
     echo
