@@ -3,8 +3,8 @@ import java.util.Locale;
 /**
  * A duration written the way Go and the proxy's flags write one, with a single unit: {@code 100ms},
  * {@code 250us}, {@code 2s}. Shared by {@code FakeUpstream} (its {@code interval} and {@code delay}
- * parameters) and {@code SseProbe} (which staggers its streams by a fraction of that interval), so
- * both read the same text the same way.
+ * parameters), {@code SseProbe} (which staggers its streams by a fraction of that interval) and
+ * {@code QueueFlood} (its timing flags), so all read the same text the same way.
  */
 final class GoDuration {
     private GoDuration() {

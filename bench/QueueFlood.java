@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
 //JAVA_OPTIONS -Xms64m -Xmx768m -XX:+UseParallelGC
+//SOURCES GoDuration.java
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -739,18 +740,14 @@ public class QueueFlood {
                 a.containsKey("dump") ? Path.of(a.get("dump")) : null);
     }
 
-    /** A Go duration with one unit: 100us, 5ms, 2s. */
+    /** A Go duration with one unit: 100us, 5ms, 2s; anything else ends the run with usage. */
     static Duration duration(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        String[][] units = {{"ns", "1"}, {"us", "1000"}, {"µs", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
-        for (String[] u : units) {
-            if (t.endsWith(u[0])) {
-                double v = Double.parseDouble(t.substring(0, t.length() - u[0].length()));
-                return Duration.ofNanos((long) (v * Long.parseLong(u[1])));
-            }
+        try {
+            return Duration.ofNanos(GoDuration.nanos(text));
+        } catch (IllegalArgumentException e) {
+            usage("duration " + text + " (expected e.g. 100us, 5ms, 2s)");
+            return Duration.ZERO;
         }
-        usage("duration " + text + " (expected e.g. 100us, 5ms, 2s)");
-        return Duration.ZERO;
     }
 
     private static void usage(String message) {
