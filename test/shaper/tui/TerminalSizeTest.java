@@ -56,10 +56,17 @@ class TerminalSizeTest {
                     && TmuxSession.lastRow(s).contains("q quit") && s.contains("Throughput (10s)"));
 
             tmux.keys("C-c");
-            String after = tmux.await("the shell after Ctrl+C", SHOWN, s -> s.contains(TuiProcess.EXIT_MARK + "0"));
+            // bash prints the exit line, then the prompt: wait for both, or a snapshot between them reads as no prompt
+            String after = tmux.await("the shell and its prompt after Ctrl+C", SHOWN,
+                    s -> s.contains(TuiProcess.EXIT_MARK + "0") && lastLine(s).startsWith(TmuxSession.PROMPT.strip()));
             assertFalse(after.contains("1 Dashboard") || after.contains("━━"), "the alternate screen is gone:\n" + after);
-            List<String> lines = TmuxSession.rows(after).stream().filter(r -> !r.isBlank()).toList();
-            assertTrue(lines.getLast().startsWith(TmuxSession.PROMPT.strip()), "the prompt is back:\n" + after);
+            assertTrue(lastLine(after).startsWith(TmuxSession.PROMPT.strip()), "the prompt is back:\n" + after);
         }
+    }
+
+    /** The last line of the pane that is not blank. */
+    private static String lastLine(String screen) {
+        List<String> lines = TmuxSession.rows(screen).stream().filter(r -> !r.isBlank()).toList();
+        return lines.isEmpty() ? "" : lines.getLast();
     }
 }
