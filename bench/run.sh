@@ -34,7 +34,10 @@
 #                          code that starts a stream and the code that waits for the next event are
 #                          compiled too (else each measured stream's first event pays for it);
 #                          BENCH_SSE_TOGETHER=1 (default) streams all targets of a round at once, events
-#                          interleaved, 0 one target after another in an order rotated each round
+#                          interleaved, 0 one target after another in an order rotated each round;
+#                          BENCH_SSE_FLOOR=1 (default) adds target "bare" to this section: bench/BareRelay.c,
+#                          a blocking two-thread TCP relay built with cc, the machine's floor for one relay
+#                          hop (skipped with a note when no C compiler is found; 0 leaves it out)
 #   BENCH_PROXY_ARGS       extra proxy flags, space-separated (e.g. "-limit-all=true -concurrency 4")
 #   BENCH_PROXY_LOG        where the proxy's per-exchange log goes (default /dev/null)
 #   BENCH_OUT              report path (default BENCHMARKS.md at the repo root; "-" = don't write)
@@ -95,6 +98,7 @@ SSE_WARMUP=${BENCH_SSE_WARMUP:-$dsw}
 SSE_WARMUP_STREAM_EVENTS=${BENCH_SSE_WARMUP_STREAM_EVENTS:-$dse}
 SSE_WARMUP_STREAMS=${BENCH_SSE_WARMUP_STREAMS:-$dss}
 SSE_TOGETHER=${BENCH_SSE_TOGETHER:-1}
+SSE_FLOOR=${BENCH_SSE_FLOOR:-1}
 PROXY_ARGS=${BENCH_PROXY_ARGS:-}
 PROXY_LOG=${BENCH_PROXY_LOG:-/dev/null}
 OUT=${BENCH_OUT:-$ROOT/BENCHMARKS.md}
@@ -125,7 +129,7 @@ QUEUE_JAVA_OPTIONS=${BENCH_QUEUE_JAVA_OPTIONS:-}
 
 declare -A M=()   # measurements: M[http.proxy.16.rps], M[sse.direct.p99_us], M[rss.idle.kb] ...
 UP_PORT="" PROXY_PORT="" NGINX_PORT="" UP_PID="" PROXY_PID="" NGINX_PID="" NGINX_BIN=""
-BASE_PORT="" BASE_PID="" BASE_ROOT=""
+BASE_PORT="" BASE_PID="" BASE_ROOT="" BARE_PORT=""
 ADM_PORT="" ADM_PID="" QPROXY_PORT="" QPROXY_PID="" QUP_PORT=""
 LAUNCHED_PID="" LAUNCHED_PORT="" LAUNCHED_STARTED=""
 LAUNCH_JBANG_OPTS=()
@@ -138,6 +142,7 @@ target_url() {
     nginx) echo "http://127.0.0.1:$NGINX_PORT" ;;
     proxy) echo "http://127.0.0.1:$PROXY_PORT" ;;
     baseline) echo "http://127.0.0.1:$BASE_PORT" ;;
+    bare) echo "http://127.0.0.1:$BARE_PORT" ;;
     admission) echo "http://127.0.0.1:$ADM_PORT" ;;
     queue) echo "http://127.0.0.1:$QPROXY_PORT" ;;
     cluster-local) echo "http://127.0.0.1:$CL_LOCAL_PORT" ;;
@@ -249,6 +254,28 @@ start_baseline() {
   LAUNCH_ROOT=$BASE_ROOT launch_proxy baseline "$(target_url direct)" /dev/null $PROXY_ARGS
   BASE_PORT=$LAUNCHED_PORT BASE_PID=$LAUNCHED_PID
   log "baseline ($BASELINE_REV) pid $BASE_PID on 127.0.0.1:$BASE_PORT"
+}
+
+# start_bare: builds bench/BareRelay.c and starts it in front of the upstream (target "bare", SSE only).
+start_bare() {
+  local cc attempt port pid exe=$TMP/bare-relay log=$RES/bare-relay.out
+  [ "$SSE_FLOOR" = 1 ] && [[ " $SECTIONS " == *" sse "* ]] || return 0
+  cc=$(command -v cc || command -v gcc) || { log "sse: no C compiler, so no bare-relay floor row"; return 0; }
+  "$cc" -O2 -pthread -o "$exe" "$BENCH/BareRelay.c" >>"$RES/build.log" 2>&1 || { log "sse: bench/BareRelay.c did not build (see $RES/build.log)"; return 0; }
+  for attempt in 1 2 3; do
+    port=$(free_port) || die "no free port"
+    "$exe" "$port" "$UP_PORT" >"$log" 2>&1 &
+    pid=$!
+    own "$pid"
+    if wait_http "http://127.0.0.1:$port/1k" "$pid" 10; then
+      BARE_PORT=$port
+      log "bare relay pid $pid on 127.0.0.1:$BARE_PORT"
+      return 0
+    fi
+    log "bare relay did not come up on port $port (attempt $attempt): $(tail -1 "$log")"
+    stop_pid "$pid"
+  done
+  log "sse: the bare relay did not start, so no floor row"
 }
 
 start_nginx() {
@@ -446,12 +473,26 @@ sse_warmup_words() {
   printf '%s' "Each path is warmed first, unmeasured, as a proxy that has served streams for a while: $SSE_WARMUP_STREAMS streams of $SSE_WARMUP_STREAM_EVENTS events 1 ms apart (the code that starts a stream and the code that waits for the next event) and one of $SSE_WARMUP events sent back to back (the per-event copy)."
 }
 
+sse_floor_words() {
+  [ -n "$BARE_PORT" ] || return 0
+  printf '%s' " Row bare is bench/BareRelay.c: a TCP relay in C with one blocking thread per direction and no HTTP parsing, the least one more process on the path can cost on this machine."
+}
+# sse_floor_added: "; the same for nginx and the bare relay: …" when those rows were measured.
+sse_floor_added() {
+  local t parts=""
+  for t in nginx bare; do
+    [ -n "${M[sse.$t.p99_us]:-}" ] && [ -n "${M[sse.direct.p99_us]:-}" ] || continue
+    parts+="${parts:+, }$t $(fmt_diff_us "${M[sse.$t.p99_us]}" "${M[sse.direct.p99_us]}")"
+  done
+  if [ -n "$parts" ]; then printf '%s' "; added p99 in the same run: $parts"; fi
+}
+
 section_sse() {
-  local args=() t line label bound interval_ms
-  for t in $TARGETS; do args+=("$t=$(target_url "$t")"); done
+  local args=() t line label bound interval_ms targets="$TARGETS${BARE_PORT:+ bare}"
+  for t in $targets; do args+=("$t=$(target_url "$t")"); done
   interval_ms=$(printf '%s' "$SSE_INTERVAL" | awk '/ms$/ { print $0 + 0; next } /us$|µs$/ { print 1; next } /s$/ { print $0 * 1000; next } { print 1000 }')
   bound=$((60 + ${#args[@]} * (SSE_ROUNDS * (SSE_EVENTS * interval_ms / 1000 + 5) + $(sse_warmup_seconds))))
-  log "sse: ${SSE_ROUNDS} × ${SSE_EVENTS} events every $SSE_INTERVAL through: $TARGETS (bound ${bound}s)"
+  log "sse: ${SSE_ROUNDS} × ${SSE_EVENTS} events every $SSE_INTERVAL through: $targets (bound ${bound}s)"
   # shellcheck disable=SC2046 # the warm-up flags are separate words
   run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -pad "$SSE_PAD" \
     -rounds "$SSE_ROUNDS" $(sse_warmup_args) -raw "$RES" "${args[@]}" >"$RES/sse.txt" 2>"$RES/sse.err" || log "sse probe failed: $(tail -3 "$RES/sse.err")"
@@ -459,10 +500,10 @@ section_sse() {
     "\`GET /sse\`: $SSE_EVENTS events $SSE_INTERVAL apart, each stamped with its send time (epoch µs) by the upstream;" \
     "delay = arrival at the probe − send time, nearest-rank percentiles. $(sse_warmup_words)" \
     "$SSE_ROUNDS stream(s) per target; $(sse_rounds_words); percentiles are over all of a target's events," \
-    "and the last column lists each stream's own p99 (one 100-event stream's p99 is its second-worst event)." "" \
+    "and the last column lists each stream's own p99 (one 100-event stream's p99 is its second-worst event).$(sse_floor_words)" "" \
     "| target | events | p50 | p90 | p99 | max | added p50 (vs direct) | added p99 (vs direct) | p99 per stream |" \
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-  for t in $TARGETS; do
+  for t in $targets; do
     line=$(grep -m1 "^SSE_RESULT label=$t " "$RES/sse.txt")
     if [ -z "$line" ] || [ -n "$(kv error "$line")" ]; then
       md "| $t | failed: $(kv error "$line") | | | | | | | |"
@@ -470,7 +511,7 @@ section_sse() {
     fi
     for k in p50_us p90_us p99_us max_us events round_p99_us; do M[sse.$t.$k]=$(kv "$k" "$line"); done
   done
-  for t in $TARGETS; do
+  for t in $targets; do
     [ -n "${M[sse.$t.p50_us]:-}" ] || continue
     local a50="" a99=""
     if [ -n "${M[sse.direct.p50_us]:-}" ] && [ "$t" != direct ]; then
@@ -488,8 +529,8 @@ section_sse() {
     add50=$(( ${M[sse.proxy.p50_us]} - ${M[sse.direct.p50_us]} ))
     add99=$(( ${M[sse.proxy.p99_us]} - ${M[sse.direct.p99_us]} ))
     M[sse.added.p50_us]=$add50; M[sse.added.p99_us]=$add99
-    md "- added by the proxy: p50 **$(fmt_us "$add50")**, p99 **$(fmt_us "$add99")**" ""
-    check "added SSE delay p99 (proxy − direct)" "≤ 1 ms" "$(fmt_us "$add99") (p50 $(fmt_us "$add50"))" "$(passfail "$add99 <= 1000")"
+    md "- added by the proxy: p50 **$(fmt_us "$add50")**, p99 **$(fmt_us "$add99")**$(sse_floor_added)" ""
+    check "added SSE delay p99 (proxy − direct)" "≤ 1 ms" "$(fmt_us "$add99") (p50 $(fmt_us "$add50"))$(sse_floor_added)" "$(passfail "$add99 <= 1000")"
   else
     check "added SSE delay p99 (proxy − direct)" "≤ 1 ms" "not measured" "n/a"
   fi
@@ -1431,6 +1472,7 @@ main() {
   start_proxy
   start_baseline
   start_nginx
+  start_bare
   local exe
   exe=$(readlink "/proc/$PROXY_PID/exe")
   JDK_VERSION=$("$exe" -version 2>&1 | sed -n '1,2p' | paste -sd ';' | sed 's/;/; /')
