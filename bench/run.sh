@@ -133,6 +133,7 @@ BASE_PORT="" BASE_PID="" BASE_ROOT="" BARE_PORT=""
 ADM_PORT="" ADM_PID="" QPROXY_PORT="" QPROXY_PID="" QUP_PORT=""
 LAUNCHED_PID="" LAUNCHED_PORT="" LAUNCHED_STARTED=""
 LAUNCH_JBANG_OPTS=()
+LAUNCH_PREFIX=()   # a command the next launch_proxy runs the proxy under (e.g. setsid)
 HZ=$(getconf CLK_TCK)
 
 # --- the three paths -----------------------------------------------------------------------
@@ -216,14 +217,14 @@ start_upstream() {
 }
 
 # launch_proxy NAME UPSTREAM_URL LOG FLAG...: starts Shaper.java (of LAUNCH_ROOT, default this checkout) on a free port with the flags (and
-# the jbang options in LAUNCH_JBANG_OPTS), stdout to LOG and stderr to RES/NAME.err; sets LAUNCHED_PORT, LAUNCHED_PID (the JVM, as its
+# the jbang options in LAUNCH_JBANG_OPTS, under LAUNCH_PREFIX if set), stdout to LOG and stderr to RES/NAME.err; sets LAUNCHED_PORT, LAUNCHED_PID (the JVM, as its
 # health answer reports it: RSS is read there) and LAUNCHED_STARTED (the PID to stop).
 launch_proxy() {
   local name=$1 upstream=$2 plog=$3 attempt port pid health hpid
   shift 3
   for attempt in 1 2 3; do
     port=$(free_port) || die "no free port"
-    "$ROOT/jbang" "${LAUNCH_JBANG_OPTS[@]}" "${LAUNCH_ROOT:-$ROOT}/Shaper.java" -upstream "$upstream" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
+    "${LAUNCH_PREFIX[@]}" "$ROOT/jbang" "${LAUNCH_JBANG_OPTS[@]}" "${LAUNCH_ROOT:-$ROOT}/Shaper.java" -upstream "$upstream" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
     pid=$!
     own "$pid"
     if wait_http "http://127.0.0.1:$port/__shaper/health" "$pid" 120; then
@@ -973,14 +974,22 @@ obs_scraper() {
 }
 
 section_observe() {
-  local c=$OBS_CONNECTIONS mport started_off started_on scraper round order mode line rps errs
+  local c=$OBS_CONNECTIONS mport started_off started_on scraper round order mode line rps errs off_session=""
+  # With -tui the on proxy runs in a tmux session, and so in a scheduling group of its own (the kernel's
+  # autogroup: CPU is shared between sessions first, then between their threads). A proxy in the shell's
+  # session shares wrk's and the upstream's group instead and gets a different share of the two cores:
+  # measured, the same proxy with no observability flags ran 0.80-0.87x as fast in a session of its own.
+  # So off gets a session of its own too (setsid), and the row compares observability alone.
+  case " $OBS_ON_FLAGS " in *" -tui "*) off_session=1 ;; esac
+  if [ -n "$off_session" ]; then LAUNCH_PREFIX=(setsid); fi
   launch_proxy obs-off "$(target_url direct)" /dev/null
+  LAUNCH_PREFIX=()
   OBS_OFF_PORT=$LAUNCHED_PORT OBS_OFF_PID=$LAUNCHED_PID started_off=$LAUNCHED_STARTED
   mport=$(free_port) || die "no free port"
   local OBS_TTY_NOTE=""
   # shellcheck disable=SC2086 # OBS_ON_FLAGS is a space-separated flag list
   case " $OBS_ON_FLAGS " in
-    *" -tui "*) OBS_TTY_NOTE="; its dashboard draws in a detached 120×40 tmux session meanwhile"
+    *" -tui "*) OBS_TTY_NOTE="; its dashboard draws in a detached 120×40 tmux session meanwhile, and off runs in a session of its own (\`setsid\`) so that both get the same share of the CPU under the kernel's autogroup scheduling"
       launch_proxy_tty obs-on "$(target_url direct)" -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
     *) launch_proxy obs-on "$(target_url direct)" /dev/null -metrics-bind "127.0.0.1:$mport" $OBS_ON_FLAGS ;;
   esac
