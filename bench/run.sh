@@ -478,7 +478,7 @@ sse_floor_words() {
   [ -n "$BARE_PORT" ] || return 0
   printf '%s' " Row bare is bench/BareRelay.c: a TCP relay in C with one blocking thread per direction and no HTTP parsing, the least one more process on the path can cost on this machine."
 }
-# sse_floor_added: "; the same for nginx and the bare relay: …" when those rows were measured.
+# sse_floor_added: "; added p99 in the same run: nginx …, bare …" for those of the two rows that were measured.
 sse_floor_added() {
   local t parts=""
   for t in nginx bare; do
