@@ -1,8 +1,9 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
 //JAVA_OPTIONS -Xms64m -Xmx256m -XX:+UseParallelGC
-//SOURCES GoDuration.java
+//SOURCES ../lib/shaper/config/GoDuration.java
 
+import shaper.config.GoDuration;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -206,7 +207,7 @@ public class FakeUpstream {
             String seq = req.query.get("seq");
             long delayNanos;
             try {
-                delayNanos = GoDuration.nanos(req.query.getOrDefault("delay", "0s"));
+                delayNanos = GoDuration.parse(req.query.getOrDefault("delay", "0s")).toNanos();
                 if (delayNanos < 0 || delayNanos > MAX_INTERVAL_NANOS || (seq != null && !seq.matches("[0-9]{1,18}"))) {
                     throw new IllegalArgumentException("out of range");
                 }
@@ -240,7 +241,7 @@ public class FakeUpstream {
         int pad;
         try {
             n = Integer.parseInt(req.query.getOrDefault("n", "50"));
-            intervalNanos = GoDuration.nanos(req.query.getOrDefault("interval", "100ms"));
+            intervalNanos = GoDuration.parse(req.query.getOrDefault("interval", "100ms")).toNanos();
             pad = Integer.parseInt(req.query.getOrDefault("pad", "0"));
             if (n < 0 || n > MAX_EVENTS || intervalNanos < 0 || intervalNanos > MAX_INTERVAL_NANOS || pad < 0 || pad > 65_536) {
                 throw new IllegalArgumentException("out of range");
@@ -295,7 +296,7 @@ public class FakeUpstream {
     /** A chat stream whose deltas carry their send time, for the transcoded per-event delay. */
     private static boolean chatStream(Request req, OutputStream out) throws IOException, InterruptedException {
         int n = Integer.parseInt(req.query.getOrDefault("n", "50"));
-        long intervalNanos = GoDuration.nanos(req.query.getOrDefault("interval", "100ms"));
+        long intervalNanos = GoDuration.parse(req.query.getOrDefault("interval", "100ms")).toNanos();
         out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                 + "Transfer-Encoding: chunked\r\n" + (req.keepAlive ? "" : "Connection: close\r\n") + "\r\n"));
         long start = System.nanoTime();

@@ -1,8 +1,9 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
 //JAVA_OPTIONS -Xms64m -Xmx768m -XX:+UseParallelGC
-//SOURCES GoDuration.java
+//SOURCES ../lib/shaper/config/GoDuration.java
 
+import shaper.config.GoDuration;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -740,10 +741,10 @@ public class QueueFlood {
                 a.containsKey("dump") ? Path.of(a.get("dump")) : null);
     }
 
-    /** A Go duration with one unit: 100us, 5ms, 2s; anything else ends the run with usage. */
+    /** A Go duration (100us, 5ms, 2s, the proxy's own parser); anything else ends the run with usage. */
     static Duration duration(String text) {
         try {
-            return Duration.ofNanos(GoDuration.nanos(text));
+            return GoDuration.parse(text);
         } catch (IllegalArgumentException e) {
             usage("duration " + text + " (expected e.g. 100us, 5ms, 2s)");
             return Duration.ZERO;

@@ -1,8 +1,9 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
 //JAVA_OPTIONS -Xms32m -Xmx128m
-//SOURCES GoDuration.java
+//SOURCES ../lib/shaper/config/GoDuration.java
 
+import shaper.config.GoDuration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -173,7 +174,7 @@ public class SseProbe {
                 failed.put(label, e.toString().replace(' ', '_'));
             }
         }
-        long step = GoDuration.nanos(interval) / labels.size();
+        long step = GoDuration.parse(interval).toNanos() / labels.size();
         for (int r = 0; r < rounds; r++) {
             Map<String, long[]> got = new java.util.concurrent.ConcurrentHashMap<>();
             List<Thread> streams = new ArrayList<>();
