@@ -974,14 +974,13 @@ obs_scraper() {
 }
 
 section_observe() {
-  local c=$OBS_CONNECTIONS mport started_off started_on scraper round order mode line rps errs off_session=""
+  local c=$OBS_CONNECTIONS mport started_off started_on scraper round order mode line rps errs
   # With -tui the on proxy runs in a tmux session, and so in a scheduling group of its own (the kernel's
   # autogroup: CPU is shared between sessions first, then between their threads). A proxy in the shell's
   # session shares wrk's and the upstream's group instead and gets a different share of the two cores:
   # measured, the same proxy with no observability flags ran 0.80-0.87x as fast in a session of its own.
   # So off gets a session of its own too (setsid), and the row compares observability alone.
-  case " $OBS_ON_FLAGS " in *" -tui "*) off_session=1 ;; esac
-  if [ -n "$off_session" ]; then LAUNCH_PREFIX=(setsid); fi
+  case " $OBS_ON_FLAGS " in *" -tui "*) LAUNCH_PREFIX=(setsid) ;; esac
   launch_proxy obs-off "$(target_url direct)" /dev/null
   LAUNCH_PREFIX=()
   OBS_OFF_PORT=$LAUNCHED_PORT OBS_OFF_PID=$LAUNCHED_PID started_off=$LAUNCHED_STARTED
