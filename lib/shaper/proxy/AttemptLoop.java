@@ -8,110 +8,179 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.helidon.http.HeaderNames;
-import shaper.proxy.client.UpstreamResponse;
-import io.helidon.webserver.http.ServerRequest;
 import shaper.breaker.Admission;
 import shaper.codec.ContentCodings;
-import shaper.observe.ExchangeTrace;
+import shaper.observe.BodyPreview;
+import shaper.observe.Outcome;
 import shaper.observe.RetryLines;
+import shaper.proxy.client.UpstreamResponse;
+import shaper.proxy.watch.CallWatch;
 import shaper.retry.FailureClass;
 import shaper.retry.GiveUpReason;
 import shaper.retry.HeaderLookup;
-import shaper.retry.RetryAfter;
+import shaper.retry.RetryConfig;
 import shaper.retry.RetryContext;
 import shaper.retry.RetryDecision;
-import shaper.retry.UpstreamFailures;
-import shaper.proxy.watch.CallWatch;
-import shaper.proxy.watch.ClientConnection;
+import shaper.retry.UpstreamAnswer;
 
 /**
- * One admitted request's attempts, on its own thread: send, judge the answer
- * ({@link ResponseDecision}), wait between attempts ({@link BackoffStep}), relay the accepted answer
- * ({@link ResponseRelay}, or the transcoded route's stage). Each attempt reports to the breaker;
- * success only once the body reached the client. The exchange so far is one immutable
- * {@link ExchangeResult}, replaced by each step.
+ * The attempts stage: one admitted request's attempts, on its own thread. Send, judge the answer
+ * ({@link AnswerJudge}), wait between attempts ({@link BackoffStep}), relay the accepted answer
+ * ({@link ResponseRelay}, or the transcoded route's stage).
+ *
+ * <pre>
+ * attempt ──transport error / retryable status / early SSE error──▶ breaker failure, BackoffStep
+ *    ▲           (keepalives on a committed stream; client gone ends it)     │
+ *    └────────────────────── breaker.allow() again ◀──────────────────────────┘
+ * attempt ──accepted answer──▶ relay (bytes read for the decision first, as received)
+ * </pre>
+ *
+ * A body is replayable only when it was buffered (up to {@code -retry-max-body-mb}); a larger one is
+ * sent once. Errors before any response byte reach the client through the {@link ClientSink}
+ * ({@code 502}); once the response is committed, a failure on either side cuts the client
+ * connection (so a truncated body can never look complete) and closes the upstream connection (so
+ * the upstream stops generating). Each attempt reports to the circuit breaker; success only once the
+ * body reached the client. The exchange so far is one immutable {@link ExchangeResult} and the
+ * attempt's own values one {@link Turn}, each replaced by every step.
  */
 final class AttemptLoop {
-    private final Forwarder f;
-    private final ServerRequest req;
-    private final ClientSink sink;
-    private final String method;
-    private final String rawPath;
-    private final ClientConnection client;
-    private final ExchangeTrace trace;
-    private UpstreamCall call;
-    /** The body was decoded and rewritten (stale-reasoning replay): it is plain now, whatever the client sent. */
-    private boolean rewrittenPlain;
-    /** The client's {@code Content-Encoding}, parsed once: asked for on every attempt and every backoff. */
-    private final ContentCodings clientCodings;
-    private final boolean replayable;
-    /** The transcoded route's stage and this exchange's converted request; null for passthrough. */
-    private final TranscodeStage stage;
-    private final TranscodeStage.Converted converted;
-    private RequestBody body;
-    private Admission admission;
-    private RetryContext ctx;
-    private CallWatch.Call watch;
-    private ExchangeResult result;
+    static final int DRAIN_LIMIT = 4 * 1024;
 
-    AttemptLoop(Forwarder f, ServerRequest req, ClientSink sink, String rawPath, RequestBody body, ClientConnection client,
-                ExchangeTrace trace, Admission admission, TranscodeStage stage, TranscodeStage.Converted converted, ExchangeResult so) {
-        this.f = f;
-        this.req = req;
-        this.sink = sink;
-        this.method = req.prologue().method().text();
-        this.rawPath = rawPath;
-        this.client = client;
-        this.trace = trace;
-        this.body = body;
-        this.admission = admission;
-        this.stage = stage;
-        this.converted = converted;
-        this.result = so;
-        this.call = converted == null
-                ? new UpstreamCall(req, f.upstreams().forPath(rawPath), rawPath, f.config().upstreamTimeout(), f.rewrite())
-                : new UpstreamCall(req, f.upstreams().forPath(converted.prepared().upstreamPath()), converted.prepared().upstreamPath(),
-                        converted.prepared().query(), f.config().upstreamTimeout(), converted.rewrite());
-        // A body buffered only to wait in the queue may exceed -retry-max-body-mb: it is sent once.
-        this.replayable = f.config().enabled() && switch (body) {
-            case RequestBody.None none -> true;
-            case RequestBody.Buffered buffered -> buffered.bytes().length <= f.config().maxBodyBytes();
-            case RequestBody.Streamed streamed -> false;
-        };
-        this.ctx = RetryContext.first(f.config(), now());
-        this.clientCodings = RequestCoding.codingsOf(req);
+    /**
+     * One attempt's values, replaced as a whole by each turn.
+     *
+     * @param call      the upstream call (uncoded once the body was rewritten)
+     * @param body      the body it sends
+     * @param codings   the body's codings: the client's, or identity for a converted or rewritten body
+     * @param admission the breaker's admission for this attempt
+     * @param retry     the attempt's number and the retry deadline
+     * @param watch     the attempt's watch of the call (deadline, client gone); null before the first send
+     */
+    record Turn(UpstreamCall call, RequestBody body, ContentCodings codings, Admission admission, RetryContext retry,
+                CallWatch.Call watch) {
+        Turn watched(CallWatch.Call w) {
+            return new Turn(call, body, codings, admission, retry, w);
+        }
+
+        /** The next attempt: a new breaker admission and the retry's count. */
+        Turn next(Admission again, RetryDecision.Retry r) {
+            return new Turn(call, body, codings, again, retry.next(r), null);
+        }
+
+        /** The same attempt with a plain rewritten body (stale reasoning stripped): without the client's coding. */
+        Turn rewritten(byte[] plain) {
+            RequestBody replaced = new RequestBody.Buffered(plain, body.length() < 0);
+            return codings.isIdentity() ? new Turn(call, replaced, codings, admission, retry, watch)
+                    : new Turn(call.uncoded(), replaced, ContentCodings.IDENTITY, admission, retry, watch);
+        }
     }
 
-    /** Runs the attempts; an unexpected failure comes out as {@link StageFailed} carrying the exchange so far. */
-    ExchangeResult run() {
+    private final Carriage c;
+    private final ProviderAssembly provider;
+    private final TranscodeStage.Converted converted;
+    private final TranscodeStage stage;
+    private Turn turn;
+    private ExchangeResult result = ExchangeResult.START;
+
+    private AttemptLoop(Carriage c, Target target, TranscodeStage.Converted converted, Turn first) {
+        this.c = c;
+        this.provider = target.provider();
+        this.stage = target.transcoding();
+        this.converted = converted;
+        this.turn = first;
+    }
+
+    /**
+     * Sends the admitted request, through the target's transcoded route when it has one: the request
+     * is converted once before the first attempt (a local failure is answered then, and the breaker
+     * admission is given back unused), and the accepted answer is converted instead of relayed.
+     *
+     * @throws StageFailed on an unexpected failure, carrying the exchange so far
+     */
+    static ExchangeResult forward(Carriage c, Target target, AdmissionStage.Admitted admitted, Settlement settlement) {
+        ProviderAssembly provider = target.provider();
+        RequestBody body = replayable(admitted.body(), provider.config().retry());
+        byte[] bytes = body.bytes();
+        settlement.sent(bytes, c.exchange().coding());
+        if (bytes != null) {
+            c.trace().requestBody(BodyPreview.of(bytes, bytes.length));
+        }
+        if (!c.client().isOpen()) {
+            return ExchangeResult.START.clientLeft();
+        }
+        settlement.forwarded();
+        Exchange ex = c.exchange();
+        Admission admission = admitted.grant().breaker();
+        Duration timeout = provider.config().retry().upstreamTimeout();
+        if (target.transcoding() == null) {
+            UpstreamCall call = new UpstreamCall(ex, provider.upstreams().destination(ex.path(), ex.query()), timeout, provider.rewrite());
+            return new AttemptLoop(c, target, null, new Turn(call, body, ex.coding().codings(), admission, first(provider), null)).run();
+        }
+        return switch (target.transcoding().prepare(c, body)) {
+            case TranscodeStage.Answered answered -> {
+                provider.breaker().cancel(admission);
+                yield answered.result();
+            }
+            case TranscodeStage.Converted conv -> {
+                UpstreamCall call = new UpstreamCall(ex, provider.upstreams().destination(conv.prepared().upstreamPath(),
+                        conv.prepared().query()), timeout, conv.rewrite());
+                Turn turn = new Turn(call, conv.body(), ContentCodings.IDENTITY, admission, first(provider), null);
+                yield new AttemptLoop(c, target, conv.calling(call.displayUrl()), turn).run();
+            }
+        };
+    }
+
+    /** The first attempt's retry context: its deadline starts now. */
+    private static RetryContext first(ProviderAssembly provider) {
+        return RetryContext.first(provider.config().retry(), provider.time().wallClock());
+    }
+
+    /** The body to send: buffered (so it can be replayed) when retries are on and it fits, else as it is. */
+    private static RequestBody replayable(RequestBody body, RetryConfig retry) {
+        if (retry.enabled() && body instanceof RequestBody.Streamed) {
+            return RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, retry.maxBodyBytes()));
+        }
+        return body;
+    }
+
+    private ExchangeResult run() {
         try {
             while (attempt()) {
                 // the next attempt
             }
             return result;
         } catch (RuntimeException | Error e) {
-            throw new StageFailed(result.outcome(shaper.observe.Outcome.ABORTED), e);
+            throw new StageFailed(result.outcome(Outcome.ABORTED), e);
         } finally {
             // every path, an Error included: a watch left registered would later interrupt this
             // thread (serving the connection's next request) or leave its channel non-blocking
-            if (watch != null) {
-                watch.close();
+            if (turn.watch() != null) {
+                turn.watch().close();
             }
         }
     }
 
+    private RetryConfig config() {
+        return provider.config().retry();
+    }
+
     private Instant now() {
-        return f.time().wallClock();
+        return provider.time().wallClock();
+    }
+
+    private AnswerJudge.Replay replay() {
+        return new AnswerJudge.Replay(provider.retry(), turn.retry(), turn.body(), turn.codings());
     }
 
     /** @return true to try again */
     private boolean attempt() {
         result = result.reached();
+        CallWatch.Call watch = c.server().calls().begin(c.client(), config().upstreamTimeout(), turn.body() instanceof RequestBody.Streamed);
+        turn = turn.watched(watch);
         UpstreamResponse in;
-        watch = f.calls().begin(client, f.config().upstreamTimeout(), body instanceof RequestBody.Streamed);
         try {
-            trace.attemptStarted();
-            in = call.send(body, watch);
+            c.trace().attemptStarted();
+            in = turn.call().send(turn.body(), watch);
         } catch (RuntimeException e) {
             watch.close();
             if (watch.cut() == CallWatch.Cut.CLIENT_GONE || (e instanceof StreamCopy.SourceFailed && watch.cut() == CallWatch.Cut.NONE)) {
@@ -120,8 +189,8 @@ final class AttemptLoop {
             return onTransportError(watch.cut() == CallWatch.Cut.DEADLINE ? timedOut() : e);
         }
         try { // from here on the answer is closed on every path: it holds the upstream connection
-            trace.upstreamRequest(call.sentHeaders());
-            trace.upstreamHeaders();
+            c.trace().upstreamRequest(turn.call().sentHeaders());
+            c.trace().upstreamHeaders();
             watch.relaying();
             if (watch.cut() == CallWatch.Cut.CLIENT_GONE) {
                 // the client left just as the head arrived: closing unread drops the upstream connection
@@ -136,27 +205,30 @@ final class AttemptLoop {
 
     private boolean clientLeft() {
         result = result.clientLeft();
-        f.breaker().cancel(admission);
+        provider.breaker().cancel(turn.admission());
         return false;
     }
 
     private RuntimeException timedOut() {
-        return new UpstreamTimeout(f.config().upstreamTimeout());
+        return new TransportErrors.UpstreamTimeout(config().upstreamTimeout());
     }
 
     /** @return true to try again */
     private boolean onTransportError(RuntimeException e) {
-        watch.close();
-        f.log().info("upstream error provider=" + f.provider() + " method=" + method + " path=" + rawPath
+        turn.watch().close();
+        Exchange ex = c.exchange();
+        provider.publisher().log().info("upstream error provider=" + provider.name() + " method=" + ex.method() + " path=" + ex.path()
                 + " error=" + TransportErrors.describe(e));
         result = result.judged(FailureClass.TRANSPORT_ERROR, Duration.ZERO);
-        f.breaker().recordFailure(admission, Duration.ZERO);
-        RetryDecision d = replayable ? f.policy().decideTransportError(ctx, now()) : null;
+        provider.breaker().recordFailure(turn.admission(), Duration.ZERO);
+        RetryDecision d = replay().possible() ? provider.retry().decideTransportError(turn.retry(), now()) : null;
         if (d instanceof RetryDecision.Retry r) {
             return backoff(r);
         }
-        logGiveUp(d);
-        result = sink.fail(result, LocalFailure.UPSTREAM_UNREACHABLE);
+        if (d instanceof RetryDecision.GiveUp g) {
+            logGiveUp(g.reason());
+        }
+        result = c.sink().fail(result, LocalFailure.UPSTREAM_UNREACHABLE);
         return false;
     }
 
@@ -165,117 +237,101 @@ final class AttemptLoop {
         Instant receivedAt = now();
         int code = in.status().code();
         HeaderLookup headers = UpstreamHeaders.of(in.headers());
-        f.assembly().tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
-        result = result.judged(UpstreamFailures.classify(code, headers, receivedAt),
-                RetryAfter.remaining(headers, receivedAt, receivedAt).orElse(Duration.ZERO)).overloaded(OverloadSignal.ofStatus(code));
+        provider.tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
         String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
         ResponseRelay.Plan plan = ResponseRelay.Plan.asIs(in);
-        RetryDecision verdict = null;
+        byte[] errorPrefix = null;
+        boolean earlySseError = false;
+        boolean replayable = replay().possible();
         try {
-            if (replayable && code >= 200 && code < 300 && f.config().inspectSse() && SsePeek.applies(in, encoding)) {
-                SsePeek peek = SsePeek.of(in, encoding);
+            if (replayable && code >= 200 && code < 300 && config().inspectSse() && BodyPeek.SsePeek.applies(in, encoding)) {
+                BodyPeek.SsePeek peek = BodyPeek.SsePeek.of(in, encoding);
                 plan = peek.plan();
-                if (peek.hiddenError()) {
-                    result = result.failure(FailureClass.SERVER_ERROR).overloaded(OverloadSignal.EARLY_SSE_ERROR);
-                    verdict = f.policy().decideErrorUnder200(ctx, headers, receivedAt, now());
-                }
+                earlySseError = peek.hiddenError();
             } else if (replayable && code >= 400) {
                 byte[] raw = BodyPeek.prefix(in.inputStream(), BodyPeek.ERROR_PREFIX);
-                byte[] decodedError = BodyPeek.decodedCopy(raw, encoding);
-                result = result.overloaded(OverloadSignal.of(code, decodedError, f.config().retryStatus()));
-                verdict = f.policy().decide(ctx, code, headers, decodedError, receivedAt, now());
-                plan = new ResponseRelay.Plan(raw, in.inputStream(), false, 0, null, null);
+                errorPrefix = BodyPeek.decodedCopy(raw, encoding);
+                plan = ResponseRelay.Plan.read(raw, in.inputStream(), false, 0);
             }
         } catch (IOException | StreamCopy.SourceFailed e) {
-            if (watch.cut() == CallWatch.Cut.DEADLINE) {
+            if (turn.watch().cut() == CallWatch.Cut.DEADLINE) {
                 return onTransportError(timedOut());
             }
             return onTransportError(e instanceof RuntimeException r ? r : new UncheckedIOException((IOException) e));
         }
-        ContentCodings codings = codings();
-        switch (ResponseDecision.of(verdict, body.bytes(), codings, f.config().maxBodyBytes())) {
-            case ResponseDecision.Retry retry -> {
+        AnswerJudge.Judgement judged = AnswerJudge.judge(new AnswerJudge.Answer(new UpstreamAnswer(code, headers, errorPrefix, receivedAt),
+                earlySseError), replay(), now());
+        result = result.judged(judged.failure(), judged.retryAfter()).overloaded(judged.overload());
+        switch (judged.decision()) {
+            case AnswerJudge.Retry retry -> {
                 if (retry.replacedBody() != null) {
-                    body = new RequestBody.Buffered(retry.replacedBody(), body.length() < 0);
-                    if (!codings.isIdentity()) {
-                        call = call.uncoded(); // the replacement is plain: Content-Encoding goes, the length is its own
-                        rewrittenPlain = true;
-                    }
+                    turn = turn.rewritten(retry.replacedBody());
                 }
-                report();
-                BodyPeek.drain(in, Forwarder.DRAIN_LIMIT);
+                judged.discarded().report(provider.breaker(), turn.admission());
+                BodyPeek.drain(in, DRAIN_LIMIT);
                 return backoff(retry.retry());
             }
-            case ResponseDecision.Accept accept -> {
-                logGiveUp(verdict);
-                if (accept.retriesExhausted()) {
-                    plan = new ResponseRelay.Plan(plan.prefix(), plan.rest(), plan.decoded(), plan.status(), retryAfterSeconds(),
-                            plan.location());
+            case AnswerJudge.GiveUp giveUp -> {
+                logGiveUp(giveUp.reason());
+                if (giveUp.retriesExhausted()) {
+                    plan = plan.withRetryAfter(retryAfterSeconds());
                 }
             }
-        }
-        if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION) && sink.state() instanceof ClientSink.NotCommitted) {
-            Optional<String> location = call.redirect(in, f.upstreams());
-            if (location.isEmpty()) {
-                f.breaker().recordNeutral(admission);
-                result = sink.fail(result, LocalFailure.BAD_REDIRECT);
-                return false;
+            case AnswerJudge.Accept accept -> {
+                // relayed as it is
             }
-            plan = new ResponseRelay.Plan(plan.prefix(), plan.rest(), plan.decoded(), plan.status(), plan.retryAfter(), location.get());
+        }
+        if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION)) {
+            Optional<String> location = turn.call().redirect(in, provider.upstreams());
+            if (location.isEmpty()) {
+                Optional<ExchangeResult> refused = c.sink().failWhileOpen(result, LocalFailure.BAD_REDIRECT);
+                if (refused.isPresent()) {
+                    provider.breaker().recordNeutral(turn.admission());
+                    result = refused.get();
+                    return false;
+                }
+            } else {
+                plan = plan.withLocation(location.get());
+            }
         }
         relay(in, plan);
         return false;
     }
 
     private void relay(UpstreamResponse in, ResponseRelay.Plan answer) {
-        ResponseRelay.Plan plan = UsageTap.tap(answer, in, trace);
+        ResponseRelay.Plan plan = answer.tapped(in, c.trace());
         try {
             ExchangeResult so = result;
             Supplier<ExchangeResult> relay = converted != null
-                    ? () -> stage.relay(in, sink, method, rawPath, plan, converted, call.displayUrl(), so)
-                    : () -> ResponseRelay.relay(in, sink, method, trace, plan, so);
-            result = BodyPeek.isEventStream(in) ? f.streams().relay(relay) : relay.get();
+                    ? () -> stage.relay(c, in, plan, converted, so)
+                    : () -> c.sink().deliver(new ResponseRelay(in, c, plan, so));
+            result = BodyPeek.isEventStream(in) ? c.server().streams().relay(relay) : relay.get();
         } catch (RelayBroke broke) {
-            result = broke.ended(f.stop().cutting(), watch.cut() == CallWatch.Cut.DEADLINE);
+            result = broke.ended(c.server().stop().cutting(), turn.watch().cut() == CallWatch.Cut.DEADLINE);
         } catch (RuntimeException | Error e) {
-            result = result.outcome(shaper.observe.Outcome.ABORTED);
+            result = result.outcome(Outcome.ABORTED);
             throw e;
         } finally {
-            finalReport();
+            // the verdict of the last attempt for the breaker: success only when the body reached the client
+            AnswerJudge.BreakerVerdict.of(result.outcome() == Outcome.CLEAN, result.failure(), result.retryAfter(), result.clientAborted())
+                    .report(provider.breaker(), turn.admission());
         }
     }
 
-    /** The verdict of the last attempt for the breaker: success only when the body reached the client. */
-    private void finalReport() {
-        BreakerVerdict.of(result.outcome() == shaper.observe.Outcome.CLEAN, result.failure(), result.retryAfter(), result.clientAborted())
-                .report(f.breaker(), admission);
-    }
-
-    private void logGiveUp(RetryDecision d) {
+    private void logGiveUp(GiveUpReason reason) {
         // -retry 0 gives up on every retryable failure: that is configuration, not a decision worth a line
-        if (d instanceof RetryDecision.GiveUp g && g.reason().budgetExhausted() && g.reason() != GiveUpReason.RETRIES_DISABLED) {
-            f.log().info(RetryLines.giveUp(f.provider(), method, rawPath, ctx.attempt(), g.reason()));
+        if (reason.budgetExhausted() && reason != GiveUpReason.RETRIES_DISABLED) {
+            Exchange ex = c.exchange();
+            provider.publisher().log().info(RetryLines.giveUp(provider.name(), ex.method(), ex.path(), turn.retry().attempt(), reason));
         }
-    }
-
-    /** A discarded attempt's verdict for the breaker. */
-    private void report() {
-        BreakerVerdict.of(false, result.failure(), result.retryAfter(), false).report(f.breaker(), admission);
-    }
-
-    /** The body's codings: the client's, or none for a converted (or already rewritten) body. */
-    private ContentCodings codings() {
-        return converted != null || rewrittenPlain ? ContentCodings.IDENTITY : clientCodings;
     }
 
     /** @return true to try again */
     private boolean backoff(RetryDecision.Retry r) {
-        watch.close();
-        switch (BackoffStep.run(r, ctx.attempt(), f.provider(), method, rawPath, f.config(), f.breaker(), f.log(), trace, sink, client,
-                body, codings(), result, f.time())) {
+        turn.watch().close();
+        switch (BackoffStep.run(c, provider, r, turn, result)) {
             case BackoffStep.Again again -> {
-                admission = again.admission();
-                ctx = ctx.next(r);
+                turn = turn.next(again.admission(), r);
                 return true;
             }
             case BackoffStep.Ended ended -> {
@@ -286,7 +342,7 @@ final class AttemptLoop {
     }
 
     private String retryAfterSeconds() {
-        Duration d = result.retryAfter().isPositive() ? result.retryAfter() : f.config().minDelay();
+        Duration d = result.retryAfter().isPositive() ? result.retryAfter() : config().minDelay();
         return Long.toString(Math.max(1, (d.toMillis() + 999) / 1000));
     }
 }

@@ -1,13 +1,13 @@
 package shaper.proxy;
 
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 import shaper.admission.ClientGoneException;
 import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
-import shaper.codec.ContentCodings;
 import shaper.limit.TimeSource;
-import shaper.observe.ExchangeLog;
-import shaper.observe.ExchangeTrace;
 import shaper.observe.RetryLines;
 import shaper.retry.RetryConfig;
 import shaper.retry.RetryDecision;
@@ -22,8 +22,17 @@ import shaper.proxy.watch.ClientConnection;
  * retry ─▶ log ─▶ [commit stream] ─▶ wait (keepalives; client gone ends it) ─▶ breaker.allow()
  *                                                                        open ─▶ circuit-open answer
  * </pre>
+ *
+ * <p>The backoff and the keepalives are timer tasks of the provider's {@link TimeSource}, so a test
+ * that moves the clock ends the wait; the client's socket is looked at every {@value #SLICE_MILLIS} ms
+ * of real time whatever the clock does, since a departure is a fact of the socket, not of the
+ * proxy's clock. Keepalives go only to a stream committed before the upstream answered (between
+ * frames: nothing of the upstream has been forwarded yet); a client that leaves ends the wait at
+ * once, so a retry is never sent for nobody.
  */
 final class BackoffStep {
+    private static final long SLICE_MILLIS = 100;
+
     /** What the step concluded: try again with a new breaker admission, or the exchange ended. */
     sealed interface Next permits Again, Ended {
     }
@@ -37,37 +46,70 @@ final class BackoffStep {
     private BackoffStep() {
     }
 
-    static Next run(RetryDecision.Retry r, int attempt, String provider, String method, String rawPath, RetryConfig config,
-                    CircuitBreaker breaker, ExchangeLog log, ExchangeTrace trace, ClientSink sink, ClientConnection client,
-                    RequestBody body, ContentCodings codings, ExchangeResult so, TimeSource time) {
-        trace.backingOff();
-        log.info(RetryLines.retry(provider, method, rawPath, attempt, r));
+    /**
+     * @param turn the attempt just discarded: its number, and the body the next one sends
+     * @param so   the exchange so far
+     */
+    static Next run(Carriage c, ProviderAssembly provider, RetryDecision.Retry r, AttemptLoop.Turn turn, ExchangeResult so) {
+        RetryConfig config = provider.config().retry();
+        c.trace().backingOff();
+        Exchange ex = c.exchange();
+        provider.publisher().log().info(RetryLines.retry(provider.name(), ex.method(), ex.path(), turn.retry().attempt(), r));
         ExchangeResult result = so;
         // Parsed only when a retry happens: the common path never reads the JSON body.
-        if (sink.state() instanceof ClientSink.NotCommitted && config.keepalive().isPositive() && body.bytes() != null
-                && StreamFlag.isTrue(body.bytes(), codings)) {
-            sink.commitForRetry();
+        if (config.keepalive().isPositive()
+                && c.sink().commitForRetry(() -> StreamFlag.isTrue(turn.body().bytes(), turn.codings()))) {
             result = result.committed(200);
         }
-        boolean watched = sink.state() instanceof ClientSink.NotCommitted;
-        if (watched) {
-            client.watch(); // the body is in memory (replayable) and nothing is written meanwhile
-        }
+        c.sink().watchWhileSilent(c.client()); // the body is in memory (replayable) and nothing is written meanwhile
         try {
-            BackoffWait.await(r.delay(), sink, config.keepalive(), client, time);
+            await(r.delay(), c.sink(), config.keepalive(), c.client(), provider.time());
         } catch (ClientGoneException e) {
             return new Ended(result.clientLeft());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Ended(result.clientLeft());
         } finally {
-            client.unwatch(); // the next attempt's answer is written to this connection
+            c.client().unwatch(); // the next attempt's answer is written to this connection
         }
+        CircuitBreaker breaker = provider.breaker();
         Admission admission = breaker.allow();
         if (admission instanceof Admission.Rejected) {
-            return new Ended(sink.fail(result, LocalFailure.circuitOpen(breaker.snapshot().nextProbeIn())));
+            return new Ended(c.sink().fail(result, LocalFailure.circuitOpen(breaker.snapshot().nextProbeIn())));
         }
         return new Again(admission);
     }
 
+    /** Waits out {@code delay} on {@code time}, with a keepalive every {@code keepalive} (the sink writes one only on a committed stream). */
+    private static void await(Duration delay, ClientSink sink, Duration keepalive, ClientConnection client, TimeSource time)
+            throws ClientGoneException, InterruptedException {
+        long now = time.nanoTime();
+        long end = now + delay.toNanos();
+        long interval = keepalive.toNanos();
+        long nextKeepalive = interval > 0 ? now + interval : Long.MAX_VALUE;
+        Semaphore rang = new Semaphore(0);
+        while (now < end) {
+            long until = Math.min(end, nextKeepalive);
+            TimeSource.Cancellable alarm = time.schedule(Duration.ofNanos(until - now), rang::release);
+            try {
+                while (!rang.tryAcquire(SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
+                    requireOpen(client);
+                }
+            } finally {
+                alarm.cancel();
+            }
+            requireOpen(client);
+            now = time.nanoTime();
+            if (now >= nextKeepalive && now < end) {
+                sink.keepalive();
+                nextKeepalive += interval;
+            }
+        }
+    }
+
+    private static void requireOpen(ClientConnection client) throws ClientGoneException {
+        if (!client.isOpen()) {
+            throw new ClientGoneException("client left during retry backoff");
+        }
+    }
 }

@@ -9,13 +9,16 @@ import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.InflaterInputStream;
 
+import io.helidon.http.HeaderNames;
+import shaper.proxy.client.UpstreamResponse;
 import shaper.sse.EarlyErrorInspector;
 import shaper.sse.InspectorVerdict;
 
 /**
  * Bounded looks at the start of an upstream body, for retry decisions. Upstream error bodies are
  * read up to {@link #ERROR_PREFIX} bytes and kept as received (a decoded copy is what gets matched);
- * an HTTP 200 event stream is decoded if compressed and fed to the early-error inspector.
+ * an HTTP 200 event stream is decoded if compressed and fed to the early-error inspector
+ * ({@link SsePeek}).
  */
 final class BodyPeek {
     static final int ERROR_PREFIX = 16 * 1024;
@@ -87,13 +90,13 @@ final class BodyPeek {
     }
 
     /** Whether the answer is an event stream. */
-    static boolean isEventStream(shaper.proxy.client.UpstreamResponse in) {
-        return in.headers().first(io.helidon.http.HeaderNames.CONTENT_TYPE)
+    static boolean isEventStream(UpstreamResponse in) {
+        return in.headers().first(HeaderNames.CONTENT_TYPE)
                 .map(t -> t.regionMatches(true, 0, "text/event-stream", 0, "text/event-stream".length())).orElse(false);
     }
 
     /** Reads up to {@code limit} bytes of a discarded body so its connection can be reused; closing drops it otherwise. */
-    static void drain(shaper.proxy.client.UpstreamResponse in, int limit) {
+    static void drain(UpstreamResponse in, int limit) {
         try {
             InputStream rest = in.inputStream();
             byte[] buf = new byte[1024];
@@ -104,6 +107,37 @@ final class BodyPeek {
             }
         } catch (IOException | RuntimeException e) {
             // discarded anyway
+        }
+    }
+
+    /**
+     * {@code -inspect-sse}: the start of a 2xx event stream, decoded if compressed, read until the
+     * early-error inspector decides, so that an error the upstream sent under 200 can be retried before
+     * the client has seen a byte. The bytes read are replayed first by the relay plan either way.
+     *
+     * @param plan        how to relay the answer if it is accepted: the read bytes, then the rest; status
+     *                    502 when it carries a hidden error (what the client gets once retries run out)
+     * @param hiddenError a recognized {@code error} / {@code response.failed} frame came before any output
+     */
+    record SsePeek(ResponseRelay.Plan plan, boolean hiddenError) {
+        /** Whether {@code in} is an answer to inspect: an event stream in a coding decoded here. */
+        static boolean applies(UpstreamResponse in, String encoding) {
+            return isEventStream(in) && decodable(encoding);
+        }
+
+        /** Reads the stream's start; call only when {@link #applies}. */
+        static SsePeek of(UpstreamResponse in, String encoding) throws IOException {
+            InputStream decoded = decode(in.inputStream(), encoding);
+            if (decoded != in.inputStream()) {
+                in.closeWith(decoded);
+            }
+            boolean wasDecoded = encoding != null && !encoding.isBlank() && !encoding.equalsIgnoreCase("identity");
+            return switch (inspect(decoded)) {
+                case InspectorVerdict.Retry hidden -> new SsePeek(ResponseRelay.Plan.read(hidden.buffered(), decoded, wasDecoded, 502), true);
+                case InspectorVerdict.Forward forward -> new SsePeek(ResponseRelay.Plan.read(forward.buffered(), decoded, wasDecoded, 0), false);
+                // inspect() reads to a decision (the end of the stream decides too)
+                case InspectorVerdict.Undecided undecided -> new SsePeek(ResponseRelay.Plan.asIs(in), false);
+            };
         }
     }
 }

@@ -17,9 +17,10 @@ final class ClientEvents implements EventSink {
     private final ServerResponse res;
     private OutputStream out;
 
-    ClientEvents(ClientSink sink) {
-        this.res = sink.response();
-        this.out = sink.stream() == null ? null : sink.stream().sink();
+    /** @param committed the stream committed before the upstream answered, or null to commit one with the first event */
+    ClientEvents(ServerResponse res, OutputStream committed) {
+        this.res = res;
+        this.out = committed;
     }
 
     @Override

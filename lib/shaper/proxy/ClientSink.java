@@ -1,20 +1,28 @@
 package shaper.proxy;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.admission.ClientGoneException;
+import shaper.observe.Header;
 import shaper.observe.Outcome;
+import shaper.proxy.watch.ClientConnection;
 
 /**
  * Where everything the client gets goes: the one place that knows whether the answer is already
- * committed and which dialect the client speaks. Its role is that of Go's
- * {@code ReverseProxy.ErrorHandler}: every local failure goes through {@link #fail}, which writes an
- * HTTP answer while nothing is committed, or ends a committed stream with one last event of the
- * client's dialect (a {@code : queue-wait failed:} comment on a queue-comment stream).
+ * committed and which dialect the client speaks; no stage asks, each calls the operation it needs.
+ * Its role is that of Go's {@code ReverseProxy.ErrorHandler}: every local failure goes through
+ * {@link #fail}, which writes an HTTP answer while nothing is committed, or ends a committed stream
+ * with one last event of the client's dialect (a {@code : queue-wait failed:} comment on a
+ * queue-comment stream). An accepted answer is written by a {@link Delivery}, whole or appended.
  *
  * <pre>
  *   NotCommitted ──queue comments / streaming retry──▶ CommittedStream(EarlyStream)
@@ -25,53 +33,86 @@ import shaper.observe.Outcome;
  */
 final class ClientSink {
     /** Whether the client's answer is committed yet. */
-    sealed interface State permits NotCommitted, CommittedStream {
+    private sealed interface State permits NotCommitted, CommittedStream {
     }
 
     /** Nothing written: the status is still open. */
-    record NotCommitted() implements State {
+    private record NotCommitted() implements State {
     }
 
     /** A {@code 200} event stream was committed before the upstream answered (queue comments or a streaming retry). */
-    record CommittedStream(EarlyStream stream) implements State {
+    private record CommittedStream(EarlyStream stream) implements State {
+    }
+
+    /**
+     * How an accepted answer is written: whole while the status is open, or appended to the event
+     * stream committed before the upstream answered.
+     */
+    interface Delivery<R> {
+        R whole(ServerResponse res);
+
+        R appended(EarlyStream stream, Dialect dialect);
     }
 
     private static final NotCommitted NOT_COMMITTED = new NotCommitted();
 
     private final ServerResponse res;
     private final Dialect dialect;
-    private State state;
+    private State state = NOT_COMMITTED;
 
-    ClientSink(ServerResponse res, Dialect dialect, EarlyStream early) {
+    ClientSink(ServerResponse res, Dialect dialect) {
         this.res = res;
         this.dialect = dialect;
-        this.state = early == null ? NOT_COMMITTED : new CommittedStream(early);
     }
 
-    /** Whether anything is committed yet; switch on it where the two cases differ. */
-    State state() {
-        return state;
+    /** Writes the answer by {@code delivery}, the way the client can still take it. */
+    <R> R deliver(Delivery<R> delivery) {
+        return switch (state) {
+            case NotCommitted n -> delivery.whole(res);
+            case CommittedStream c -> delivery.appended(c.stream(), dialect);
+        };
     }
 
-    /** The response, for a stage that writes a whole answer of its own while nothing is committed. */
-    ServerResponse response() {
-        return res;
+    /** The client's event stream for a converted answer: the committed one, or one committed with its first event. */
+    ClientEvents events() {
+        return new ClientEvents(res, state instanceof CommittedStream c ? c.stream().sink() : null);
     }
 
-    /** The wire the client speaks, judged from its path. */
-    Dialect dialect() {
-        return dialect;
+    /** Commits an event stream for {@code -queue-comments} and writes the first comment. */
+    void commitForQueue() throws ClientGoneException {
+        EarlyStream stream = EarlyStream.commit(res, EarlyStream.Origin.QUEUE);
+        state = new CommittedStream(stream);
+        stream.queueComment(Duration.ZERO);
     }
 
-    /** The committed stream, or null while nothing is committed. */
-    EarlyStream stream() {
-        return state instanceof CommittedStream c ? c.stream() : null;
+    /** A {@code : queue-wait} comment on the queue's stream; nothing without one. */
+    void queueComment(Duration waited) throws ClientGoneException {
+        if (state instanceof CommittedStream c) {
+            c.stream().queueComment(waited);
+        }
     }
 
-    /** Commits an event stream for a streaming retry's keepalives; a no-op when already committed. */
-    void commitForRetry() {
-        if (state instanceof NotCommitted) {
+    /**
+     * Commits an event stream for a streaming retry's keepalives, when nothing is committed yet and
+     * {@code streams} says the client asked for a stream (asked only then: it may parse the body).
+     *
+     * @return true when the stream was committed now
+     */
+    boolean commitForRetry(BooleanSupplier streams) {
+        if (state instanceof NotCommitted && streams.getAsBoolean()) {
             state = new CommittedStream(EarlyStream.commit(res, EarlyStream.Origin.RETRY));
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Watches {@code client} for departure while nothing is written to it; a committed stream finds a
+     * departure at its next keepalive instead (and a watched channel cannot be written).
+     */
+    void watchWhileSilent(ClientConnection client) {
+        if (state instanceof NotCommitted) {
+            client.watch();
         }
     }
 
@@ -80,6 +121,29 @@ final class ClientSink {
         if (state instanceof CommittedStream c) {
             c.stream().keepalive(dialect);
         }
+    }
+
+    /** The exchange so far, ended by a client that left: with the committed {@code 200} when a stream was open. */
+    ExchangeResult left(ExchangeResult so) {
+        return so.committed(state instanceof CommittedStream ? 200 : 0).clientLeft();
+    }
+
+    /** The listener closes the connection after this answer: the rest of the request body is not read. */
+    void closeAfterAnswer() {
+        res.header(HeaderNames.CONNECTION, "close");
+    }
+
+    /** The answer's header fields for the journal; none while nothing was sent for an exchange without a status. */
+    List<Header> journalHeaders(int status) {
+        return res.isSent() || status > 0 ? JournalHeaders.of(res.headers()) : List.of();
+    }
+
+    /**
+     * Answers {@code failure} only while the status is open; empty on a committed stream, whose
+     * relay ends it in the stream's own way.
+     */
+    Optional<ExchangeResult> failWhileOpen(ExchangeResult so, LocalFailure failure) {
+        return state instanceof NotCommitted ? Optional.of(fail(so, failure)) : Optional.empty();
     }
 
     /**
@@ -128,8 +192,25 @@ final class ClientSink {
         if (retryAfter != null) {
             res.header(HeaderNames.RETRY_AFTER, retryAfter);
         }
-        RequestIds.put(res, dialect, requestId);
+        putRequestId(requestId);
         res.send(json);
+    }
+
+    /**
+     * The request id on the proxy's own JSON error answers, under the name each SDK reads: Anthropic's
+     * SDK reads {@code request-id}, OpenAI's API and SDK {@code x-request-id}. An answer in the OpenAI
+     * dialects (Chat, Responses) carries both, so a client that reads the other name loses nothing; the
+     * upstream's id is kept when it sent one, else the proxy makes one ({@code req_shaper_…}) so a
+     * failed call can still be named in a log or a bug report.
+     */
+    private void putRequestId(String upstreamId) {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        String id = upstreamId != null ? upstreamId
+                : "req_shaper_" + Long.toHexString(r.nextLong() | Long.MIN_VALUE) + Long.toHexString(r.nextLong() | Long.MIN_VALUE);
+        res.header(HeaderNames.create("Request-Id"), id);
+        if (dialect == Dialect.CHAT || dialect == Dialect.RESPONSES) {
+            res.header(HeaderNames.create("x-request-id"), id);
+        }
     }
 
     /** The error object of the client's dialect. */

@@ -1,7 +1,7 @@
 package shaper.proxy;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.webserver.http.ServerRequest;
+import io.helidon.http.Headers;
 import shaper.codec.BodyDecoder;
 import shaper.codec.CodingException;
 import shaper.codec.ContentCodings;
@@ -25,14 +25,14 @@ final class RequestCoding {
         this.codings = codings;
     }
 
-    static RequestCoding of(ServerRequest req) {
-        return new RequestCoding(codingsOf(req));
+    static RequestCoding of(Headers headers) {
+        return new RequestCoding(codingsOf(headers));
     }
 
     /** The request's {@code Content-Encoding}; a request without one (nearly all) costs one lookup, not a parse. */
-    static ContentCodings codingsOf(ServerRequest req) {
-        return req.headers().contains(HeaderNames.CONTENT_ENCODING)
-                ? ContentCodings.parse(req.headers().values(HeaderNames.CONTENT_ENCODING)) : ContentCodings.IDENTITY;
+    static ContentCodings codingsOf(Headers headers) {
+        return headers.contains(HeaderNames.CONTENT_ENCODING)
+                ? ContentCodings.parse(headers.values(HeaderNames.CONTENT_ENCODING)) : ContentCodings.IDENTITY;
     }
 
     ContentCodings codings() {
@@ -69,5 +69,25 @@ final class RequestCoding {
             undecodable = true;
             return null;
         }
+    }
+
+    /**
+     * The bytes a token budget estimates the request's cost from: the body as the model will read it
+     * (decoded within what the body itself may be, the buffer bound), or the raw bytes when it is not
+     * coded or cannot be decoded (the reconciliation at the end corrects the estimate either way);
+     * null when the body was too large to buffer.
+     */
+    byte[] forBudget(RequestBody body) {
+        byte[] raw = body.bytes();
+        byte[] decoded = forUsage(raw);
+        return decoded != null ? decoded : raw;
+    }
+
+    /**
+     * For the usage accounting: the bytes decoded, or null when there are none or they cannot be
+     * decoded (coded bytes name no model and say nothing of the input's size).
+     */
+    byte[] forUsage(byte[] raw) {
+        return raw == null ? null : plain(raw, Math.max(raw.length, AdmissionStage.BUFFER_LIMIT));
     }
 }

@@ -14,6 +14,8 @@ import io.helidon.webserver.http.ServerResponse;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Outcome;
+import shaper.usage.ScannedStream;
+import shaper.usage.UsageScanner;
 
 /**
  * Writes the accepted upstream answer to the client: status and filtered headers, then the body,
@@ -22,7 +24,7 @@ import shaper.observe.Outcome;
  * {@code Content-Length}. On a stream committed early only a 2xx body is appended; an error answer
  * ends that stream with one error event carrying the upstream's type and message.
  */
-final class ResponseRelay {
+final class ResponseRelay implements ClientSink.Delivery<ExchangeResult> {
     /** Bodies of known length up to this size are read whole and sent in one write with their head. */
     static final int SMALL_BODY = 16 * 1024;
     private static final Set<String> DROPPED_WHEN_DECODED = Set.of("content-encoding", "content-length", "content-md5",
@@ -35,34 +37,64 @@ final class ResponseRelay {
      * @param rest           the remaining body
      * @param decoded        prefix and rest are the decoded body (the encoding headers go)
      * @param status         status to send instead of the upstream's (0 = the upstream's)
-     * @param addRetryAfter  add {@code Retry-After} when the upstream sent none (retries exhausted)
+     * @param retryAfter     {@code Retry-After} to add when the upstream sent none (retries exhausted), or null
      * @param location       rewritten {@code Location}, or null to keep the upstream's
      */
     record Plan(byte[] prefix, InputStream rest, boolean decoded, int status, String retryAfter, String location) {
         static Plan asIs(UpstreamResponse in) {
-            return new Plan(new byte[0], in.inputStream(), false, 0, null, null);
+            return read(new byte[0], in.inputStream(), false, 0);
+        }
+
+        /** {@code prefix} already read (decoded when {@code decoded}), then {@code rest}; {@code status} 0 keeps the upstream's. */
+        static Plan read(byte[] prefix, InputStream rest, boolean decoded, int status) {
+            return new Plan(prefix, rest, decoded, status, null, null);
+        }
+
+        Plan withRetryAfter(String seconds) {
+            return new Plan(prefix, rest, decoded, status, seconds, location);
+        }
+
+        Plan withLocation(String rewritten) {
+            return new Plan(prefix, rest, decoded, status, retryAfter, rewritten);
+        }
+
+        /**
+         * This plan with its remaining body read by a {@link UsageScanner} as the relay passes it on
+         * (see {@code shaper.usage}): the bytes already read are shown to it first. The scanner is kept
+         * on the exchange's trace, where the settlement finds it whichever way the exchange ends.
+         * Passthrough and transcoded answers alike: the scanner reads the upstream's dialect.
+         */
+        Plan tapped(UpstreamResponse in, ExchangeTrace trace) {
+            String type = in.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
+            String encoding = decoded ? null : in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
+            UsageScanner scanner = UsageScanner.forEncodedBody(type, encoding);
+            trace.usageScanner(scanner);
+            scanner.feed(prefix, 0, prefix.length);
+            return new Plan(prefix, new ScannedStream(rest, scanner), decoded, status, retryAfter, location);
         }
     }
 
-    private ResponseRelay() {
-    }
+    private final UpstreamResponse in;
+    private final String method;
+    private final ExchangeTrace trace;
+    private final Plan plan;
+    private final ExchangeResult so;
 
     /**
-     * Relays the accepted answer through {@code sink}.
-     *
-     * @return the exchange ended by the relay
-     * @throws RelayBroke when the client or the upstream failed after the answer was committed
+     * The relay of the accepted answer {@code in} by {@code plan}, for the exchange so far {@code so};
+     * its {@link #whole} and {@link #appended} throw {@link RelayBroke} when the client or the
+     * upstream fails after the answer was committed.
      */
-    static ExchangeResult relay(UpstreamResponse in, ClientSink sink, String method, ExchangeTrace trace, Plan plan,
-                                ExchangeResult so) {
-        return switch (sink.state()) {
-            case ClientSink.CommittedStream c -> appendToStream(in, c.stream(), sink.dialect(), trace, plan, so);
-            case ClientSink.NotCommitted n -> answer(in, sink.response(), method, trace, plan, so);
-        };
+    ResponseRelay(UpstreamResponse in, Carriage c, Plan plan, ExchangeResult so) {
+        this.in = in;
+        this.method = c.exchange().method();
+        this.trace = c.trace();
+        this.plan = plan;
+        this.so = so;
     }
 
-    private static ExchangeResult answer(UpstreamResponse in, ServerResponse res, String method, ExchangeTrace trace, Plan plan,
-                                         ExchangeResult so) {
+    @Override
+    public ExchangeResult whole(ServerResponse res) {
         int code = plan.status() > 0 ? plan.status() : in.status().code();
         ExchangeResult committed = so.committed(code);
         res.status(plan.status() > 0 ? Status.create(code) : in.status());
@@ -116,8 +148,8 @@ final class ResponseRelay {
         closeSink(sink);
     }
 
-    private static ExchangeResult appendToStream(UpstreamResponse in, EarlyStream early, Dialect dialect, ExchangeTrace trace, Plan plan,
-                                                 ExchangeResult so) {
+    @Override
+    public ExchangeResult appended(EarlyStream early, Dialect dialect) {
         ExchangeResult committed = so.committed(200);
         int code = in.status().code();
         if (code < 200 || code > 299 || plan.status() > 0) {

@@ -11,9 +11,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import shaper.proxy.client.UpstreamResponse;
-import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import shaper.codec.ContentCodings;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
 import shaper.retry.FailureClass;
@@ -47,8 +45,15 @@ final class TranscodeStage {
     sealed interface Preparation permits Converted, Answered {
     }
 
-    /** One exchange's converted request and the headers step for it. */
-    record Converted(Prepared prepared, RequestBody body, HeaderRewrite rewrite) implements Preparation {
+    /**
+     * One exchange's converted request and the headers step for it.
+     *
+     * @param calledUrl the URL the call goes to, for a log line (credentials and query hidden); null until the call is built
+     */
+    record Converted(Prepared prepared, RequestBody body, HeaderRewrite rewrite, String calledUrl) implements Preparation {
+        Converted calling(String url) {
+            return new Converted(prepared, body, rewrite, url);
+        }
     }
 
     /** The request was refused locally (answered in the client's dialect); the exchange ended so. */
@@ -64,7 +69,8 @@ final class TranscodeStage {
     }
 
     /** Converts the client request, or refuses it locally: a failed local answer, never sent upstream. */
-    Preparation prepare(ServerRequest req, ClientSink sink, String rawPath, RequestBody body, ExchangeResult so) {
+    Preparation prepare(Carriage c, RequestBody body) {
+        Exchange ex = c.exchange();
         long limit = transcoder.mapping().limits().requestBytes();
         RequestBody buffered = RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, limit));
         try {
@@ -72,16 +78,15 @@ final class TranscodeStage {
                 throw new TranscodeException.TooLarge(limit);
             }
             byte[] bytes = buffered.bytes() == null ? new byte[0] : buffered.bytes();
-            ContentCodings codings = RequestCoding.codingsOf(req);
-            Prepared p = transcoder.prepare(bytes, codings, req.prologue().query().rawValue());
-            return new Converted(p, new RequestBody.Buffered(p.body()), uncoded);
+            Prepared p = transcoder.prepare(bytes, ex.coding().codings(), ex.query());
+            return new Converted(p, new RequestBody.Buffered(p.body()), uncoded, null);
         } catch (TranscodeException e) {
-            ExchangeResult failed = failure(so.failedLocally(), req.prologue().method().text(), rawPath,
-                    Provenance.LOCAL_REQUEST_CONVERSION_ERROR, e.hint().isEmpty() ? e.getMessage() : e.getMessage() + " (" + e.hint() + ")");
+            ExchangeResult failed = failure(ExchangeResult.START.failedLocally(), ex, Provenance.LOCAL_REQUEST_CONVERSION_ERROR,
+                    e.hint().isEmpty() ? e.getMessage() : e.getMessage() + " (" + e.hint() + ")");
             if (e instanceof TranscodeException.TooLarge) {
-                sink.response().header(HeaderNames.CONNECTION, "close"); // the rest of the body is not read
+                c.sink().closeAfterAnswer(); // the rest of the body is not read
             }
-            return new Answered(answer(sink, failed, e.status(), transcoder.error(e), null, null, false));
+            return new Answered(answer(c.sink(), failed, new ErrorAnswer(e.status(), transcoder.error(e), null, null, false)));
         }
     }
 
@@ -90,19 +95,18 @@ final class TranscodeStage {
      *
      * @throws RelayBroke when the client goes away after the answer was committed, like {@link ResponseRelay}
      */
-    ExchangeResult relay(UpstreamResponse in, ClientSink sink, String method, String rawPath, ResponseRelay.Plan plan, Converted c,
-                         String calledUrl, ExchangeResult so) {
+    ExchangeResult relay(Carriage c, UpstreamResponse in, ResponseRelay.Plan plan, Converted conv, ExchangeResult so) {
         int code = in.status().code();
         InputStream body = decoded(in, plan);
         String type = in.headers().first(HeaderNames.CONTENT_TYPE).orElse("").toLowerCase(Locale.ROOT);
         if (plan.status() > 0) {
             String message = Json.errorInfo(plan.prefix()).map(Json.ErrorInfo::message).orElse("upstream stream failed");
-            return answer(sink, so, plan.status(), transcoder.error(new UpstreamError(plan.status(), null, null, message, null, null, null)),
-                    plan.retryAfter(), null, true);
+            return answer(c.sink(), so, new ErrorAnswer(plan.status(),
+                    transcoder.error(new UpstreamError(plan.status(), null, null, message, null, null, null)), plan.retryAfter(), null, true));
         }
         if (code < 200 || code > 299) {
             if (code < 400) {
-                return wireFailure(sink, method, rawPath, so, new TranscodeException.UpstreamWire("upstream answered HTTP " + code));
+                return wireFailure(c, so, new TranscodeException.UpstreamWire("upstream answered HTTP " + code));
             }
             byte[] raw = BodyPeek.prefix(body, transcoder.mapping().limits().errorBodyBytes());
             String retryAfter = in.headers().first(HeaderNames.RETRY_AFTER).orElse(plan.retryAfter());
@@ -111,32 +115,32 @@ final class TranscodeStage {
             UpstreamError error = UpstreamError.parse(code, raw, type, requestId, retryAfter);
             if (code == 404) {
                 // only the upstream's own words reveal a doubled path (-upstream ending in /v1): say what was called
-                log.info("transcode: " + method + " " + rawPath + ": upstream answered 404 for " + calledUrl);
+                log.info("transcode: " + c.exchange().method() + " " + c.exchange().path() + ": upstream answered 404 for " + conv.calledUrl());
             }
-            return answer(sink, so, code, transcoder.error(error), retryAfter, requestId, true);
+            return answer(c.sink(), so, new ErrorAnswer(code, transcoder.error(error), retryAfter, requestId, true));
         }
         boolean sse = type.startsWith("text/event-stream");
         boolean json = type.startsWith("application/json") || type.contains("+json");
-        Prepared p = c.prepared();
+        Prepared p = conv.prepared();
         ExchangeResult out;
         if (p.stream() && !sse) {
-            out = wireFailure(sink, method, rawPath, so, new TranscodeException.UpstreamWire(json
+            out = wireFailure(c, so, new TranscodeException.UpstreamWire(json
                     ? "upstream returned a non-streaming response for a streaming request"
                     : "upstream returned an unrecognized response content type"));
         } else if (!p.stream() && !json) {
-            out = wireFailure(sink, method, rawPath, so, new TranscodeException.UpstreamWire(sse
+            out = wireFailure(c, so, new TranscodeException.UpstreamWire(sse
                     ? "upstream returned a stream for a non-streaming request"
                     : "upstream returned an unrecognized response content type"));
         } else if (sse) {
-            out = stream(body, sink, method, rawPath, p, so);
+            out = stream(c, body, p, so);
         } else {
-            out = json(body, sink, method, rawPath, p, so);
+            out = json(c, body, p, so);
         }
-        losses.report(method, rawPath, p.report());
+        losses.report(c.exchange().method(), c.exchange().path(), p.report());
         return out;
     }
 
-    private ExchangeResult json(InputStream body, ClientSink sink, String method, String rawPath, Prepared p, ExchangeResult so) {
+    private ExchangeResult json(Carriage c, InputStream body, Prepared p, ExchangeResult so) {
         long limit = transcoder.mapping().limits().responseBytes();
         byte[] bytes = BodyPeek.prefix(body, (int) Math.min(Integer.MAX_VALUE - 16, limit + 1));
         byte[] out;
@@ -147,20 +151,26 @@ final class TranscodeStage {
             }
             out = transcoder.answer(bytes, p);
         } catch (TranscodeException e) {
-            return wireFailure(sink, method, rawPath, so, e);
+            return wireFailure(c, so, e);
         }
-        if (!(sink.state() instanceof ClientSink.NotCommitted)) {
-            return wireFailure(sink, method, rawPath, so, new TranscodeException.UpstreamWire("non-streaming answer on a committed stream"));
-        }
-        ExchangeResult committed = so.committed(200);
-        ServerResponse res = sink.response();
-        res.status(Status.OK_200).header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderNames.CONTENT_LENGTH, Integer.toString(out.length));
-        RelayBroke.guard(committed, () -> send(res, out));
-        return committed.outcome(Outcome.CLEAN);
+        return c.sink().deliver(new ClientSink.Delivery<>() {
+            @Override
+            public ExchangeResult whole(ServerResponse res) {
+                ExchangeResult committed = so.committed(200);
+                res.status(Status.OK_200).header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderNames.CONTENT_LENGTH, Integer.toString(out.length));
+                RelayBroke.guard(committed, () -> send(res, out));
+                return committed.outcome(Outcome.CLEAN);
+            }
+
+            @Override
+            public ExchangeResult appended(EarlyStream stream, Dialect dialect) {
+                return wireFailure(c, so, new TranscodeException.UpstreamWire("non-streaming answer on a committed stream"));
+            }
+        });
     }
 
-    private ExchangeResult stream(InputStream body, ClientSink sink, String method, String rawPath, Prepared p, ExchangeResult so) {
-        ClientEvents events = new ClientEvents(sink);
+    private ExchangeResult stream(Carriage c, InputStream body, Prepared p, ExchangeResult so) {
+        ClientEvents events = c.sink().events();
         ExchangeResult committed = so.committed(200);
         StreamConversion conversion = transcoder.stream(events, p);
         byte[] buf = new byte[StreamCopy.BUFFER];
@@ -170,7 +180,7 @@ final class TranscodeStage {
                 try {
                     n = body.read(buf);
                 } catch (IOException | UncheckedIOException e) {
-                    ExchangeResult broke = failure(committed.failure(FailureClass.TRANSPORT_ERROR), method, rawPath,
+                    ExchangeResult broke = failure(committed.failure(FailureClass.TRANSPORT_ERROR), c.exchange(),
                             Provenance.UPSTREAM_TRANSPORT_ERROR, "upstream stream broke off: " + TransportErrors.words(e));
                     RelayBroke.guard(broke, () -> {
                         conversion.fail("api_error", "upstream stream broke off");
@@ -186,48 +196,68 @@ final class TranscodeStage {
                 RelayBroke.guard(committed, () -> conversion.feed(buf, 0, got));
             }
         } catch (TranscodeException e) {
-            ExchangeResult failed = failure(e.upstreamFailure() ? committed.failure(FailureClass.BODY_ERROR) : committed, method, rawPath,
+            ExchangeResult failed = failure(e.upstreamFailure() ? committed.failure(FailureClass.BODY_ERROR) : committed, c.exchange(),
                     Provenance.ofResponseFailure(e), e.getMessage());
-            if (!conversion.started() && sink.state() instanceof ClientSink.NotCommitted) {
-                return answer(sink, failed, e.status(), transcoder.error(e), null, null, false);
-            }
-            RelayBroke.guard(failed, () -> {
+            Runnable failEvents = () -> RelayBroke.guard(failed, () -> {
                 conversion.fail(transcoder.errorType(e.status()), e.getMessage());
                 events.close();
             });
-            return failed.outcome(Outcome.ABORTED);
+            return c.sink().deliver(new ClientSink.Delivery<>() {
+                @Override
+                public ExchangeResult whole(ServerResponse res) {
+                    if (!conversion.started()) {
+                        return answer(c.sink(), failed, new ErrorAnswer(e.status(), transcoder.error(e), null, null, false));
+                    }
+                    failEvents.run();
+                    return failed.outcome(Outcome.ABORTED);
+                }
+
+                @Override
+                public ExchangeResult appended(EarlyStream stream, Dialect dialect) {
+                    failEvents.run();
+                    return failed.outcome(Outcome.ABORTED);
+                }
+            });
         }
         RelayBroke.guard(committed, events::close);
         return committed.outcome(Outcome.CLEAN);
     }
 
-    private ExchangeResult wireFailure(ClientSink sink, String method, String rawPath, ExchangeResult so, TranscodeException e) {
-        ExchangeResult failed = failure(e.upstreamFailure() ? so.failure(FailureClass.BODY_ERROR) : so, method, rawPath,
+    private ExchangeResult wireFailure(Carriage c, ExchangeResult so, TranscodeException e) {
+        ExchangeResult failed = failure(e.upstreamFailure() ? so.failure(FailureClass.BODY_ERROR) : so, c.exchange(),
                 Provenance.ofResponseFailure(e), e.getMessage());
-        return answer(sink, failed, e.status(), transcoder.error(e), null, null, false);
+        return answer(c.sink(), failed, new ErrorAnswer(e.status(), transcoder.error(e), null, null, false));
     }
 
     /**
-     * A complete error answer in the client's dialect, or one error event on a stream committed early.
+     * An error answer in the client's dialect.
      *
-     * @param relayed the error is the upstream's, relayed in the client's dialect (a completed
-     *                exchange, like a passthrough error status); else the proxy's own answer (failed)
+     * @param retryAfter the {@code Retry-After} value, or null
+     * @param requestId  the upstream's request id, or null
+     * @param relayed    the error is the upstream's, relayed in the client's dialect (a completed
+     *                   exchange, like a passthrough error status); else the proxy's own answer (failed)
      */
-    private ExchangeResult answer(ClientSink sink, ExchangeResult so, int status, byte[] body, String retryAfter, String requestId,
-                                  boolean relayed) {
-        return switch (sink.state()) {
-            case ClientSink.CommittedStream c -> {
-                ClientEvents events = new ClientEvents(sink);
-                transcoder.earlyError(events, transcoder.errorType(status), errorMessage(body));
+    private record ErrorAnswer(int status, byte[] body, String retryAfter, String requestId, boolean relayed) {
+    }
+
+    /** A complete error answer, or one error event on a stream committed early. */
+    private ExchangeResult answer(ClientSink sink, ExchangeResult so, ErrorAnswer a) {
+        return sink.deliver(new ClientSink.Delivery<>() {
+            @Override
+            public ExchangeResult whole(ServerResponse res) {
+                ExchangeResult answered = so.committed(a.status()).outcome(a.relayed() ? Outcome.CLEAN : Outcome.FAILED);
+                RelayBroke.guard(answered, () -> sink.sendError(a.status(), a.body(), a.retryAfter(), a.requestId()));
+                return answered;
+            }
+
+            @Override
+            public ExchangeResult appended(EarlyStream stream, Dialect dialect) {
+                ClientEvents events = sink.events();
+                transcoder.earlyError(events, transcoder.errorType(a.status()), errorMessage(a.body()));
                 events.close();
-                yield so.committed(200).outcome(Outcome.ABORTED);
+                return so.committed(200).outcome(Outcome.ABORTED);
             }
-            case ClientSink.NotCommitted n -> {
-                ExchangeResult answered = so.committed(status).outcome(relayed ? Outcome.CLEAN : Outcome.FAILED);
-                RelayBroke.guard(answered, () -> sink.sendError(status, body, retryAfter, requestId));
-                yield answered;
-            }
-        };
+        });
     }
 
     private static void send(ServerResponse res, byte[] body) {
@@ -257,8 +287,8 @@ final class TranscodeStage {
     }
 
     /** Logs the failure and puts its provenance on the exchange. */
-    private ExchangeResult failure(ExchangeResult so, String method, String rawPath, Provenance p, String message) {
-        log.info("transcode: " + method + " " + rawPath + ": [" + p.wireName() + "] " + message);
+    private ExchangeResult failure(ExchangeResult so, Exchange ex, Provenance p, String message) {
+        log.info("transcode: " + ex.method() + " " + ex.path() + ": [" + p.wireName() + "] " + message);
         return so.provenance(recorded(p));
     }
 

@@ -6,11 +6,14 @@ import java.net.NoRouteToHostException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
+
+import shaper.config.GoDuration;
 
 /**
  * Describes a transport failure in words a person can act on ({@code connection refused},
@@ -20,6 +23,13 @@ import javax.net.ssl.SSLHandshakeException;
  */
 public final class TransportErrors {
     private static final Pattern QUERY = Pattern.compile("\\?[^\\s\"'<>]*");
+
+    /** An upstream call ended because it outlived {@code -upstream-timeout} (its whole bound, body included). */
+    static final class UpstreamTimeout extends RuntimeException {
+        UpstreamTimeout(Duration bound) {
+            super("upstream call exceeded -upstream-timeout " + GoDuration.format(bound), null, false, false);
+        }
+    }
 
     private TransportErrors() {
     }

@@ -1,15 +1,17 @@
 package shaper.proxy;
 
-import java.time.Duration;
-import java.util.List;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.WritableHeaders;
-import io.helidon.webserver.http.ServerRequest;
+import shaper.config.UpstreamUrl;
+import shaper.observe.Header;
 import shaper.proxy.client.OutgoingBody;
 import shaper.proxy.client.UpstreamResponse;
 import shaper.proxy.watch.CallWatch;
@@ -20,57 +22,51 @@ import shaper.proxy.watch.CallWatch;
  * while its body streams surfaces as {@link StreamCopy.SourceFailed}.
  */
 final class UpstreamCall {
-    private final ServerRequest req;
-    private final Upstream upstream;
-    private final String rawPath;
-    private final String rawQuery;
+    private final Exchange exchange;
+    private final Upstreams.Destination to;
     private final Duration timeout;
     private final HeaderRewrite rewrite;
-    private volatile List<shaper.observe.Header> sent = List.of();
+    private volatile List<Header> sent = List.of();
 
-    UpstreamCall(ServerRequest req, Upstream upstream, String rawPath, Duration timeout, HeaderRewrite rewrite) {
-        this(req, upstream, rawPath, req.prologue().query().rawValue(), timeout, rewrite);
-    }
-
-    /** A call to another target than the client's: a transcoded route's upstream path and allowed query. */
-    UpstreamCall(ServerRequest req, Upstream upstream, String rawPath, String rawQuery, Duration timeout, HeaderRewrite rewrite) {
-        this.rawQuery = rawQuery == null ? "" : rawQuery;
-        this.req = req;
-        this.upstream = upstream;
-        this.rawPath = rawPath;
+    /**
+     * @param exchange the request: its method and header fields go upstream
+     * @param to       the upstream, raw path and query the call goes to (the client's, or a transcoded route's)
+     * @param timeout  {@code -upstream-timeout}, the whole call's bound
+     * @param rewrite  the credential step applied to the filtered header fields
+     */
+    UpstreamCall(Exchange exchange, Upstreams.Destination to, Duration timeout, HeaderRewrite rewrite) {
+        this.exchange = exchange;
+        this.to = to;
         this.timeout = timeout;
         this.rewrite = rewrite;
     }
 
-    Upstream upstream() {
-        return upstream;
-    }
-
     /** The same call for a body the proxy decoded and rewrote: without the client's {@code Content-Encoding}. */
     UpstreamCall uncoded() {
-        return new UpstreamCall(req, upstream, rawPath, rawQuery, timeout, rewrite.uncoded());
+        return new UpstreamCall(exchange, to, timeout, rewrite.uncoded());
     }
 
     /** The headers the last {@link #send} sent, for the journal ({@link JournalHeaders#sent}); empty before one. */
-    List<shaper.observe.Header> sentHeaders() {
+    List<Header> sentHeaders() {
         return sent;
     }
 
     /** The URL this call goes to, for a log line (credentials and query hidden). */
     String displayUrl() {
-        return shaper.config.UpstreamUrl.display(java.net.URI.create(upstream.base().getScheme() + "://"
-                + upstream.base().getRawAuthority() + UpstreamUris.pathAndQuery(upstream.base(), rawPath, null)));
+        URI base = to.upstream().base();
+        return UpstreamUrl.display(URI.create(base.getScheme() + "://" + base.getRawAuthority()
+                + Upstreams.pathAndQuery(base, to.path(), null)));
     }
 
     /**
      * The upstream's {@code Location} as a path on this proxy (mount prefix in front), or empty when
      * it points outside what the provider's upstreams serve.
      */
-    java.util.Optional<String> redirect(UpstreamResponse in, Upstreams upstreams) {
-        java.net.URI requested = java.net.URI.create(upstream.base().getScheme() + "://" + upstream.base().getRawAuthority()
-                + UpstreamUris.pathAndQuery(upstream.base(), rawPath, rawQuery));
+    Optional<String> redirect(UpstreamResponse in, Upstreams upstreams) {
+        URI base = to.upstream().base();
+        URI requested = URI.create(base.getScheme() + "://" + base.getRawAuthority() + Upstreams.pathAndQuery(base, to.path(), to.query()));
         String location = in.headers().first(HeaderNames.LOCATION).orElse("");
-        return Redirects.rewrite(location, requested, upstream.base(), p -> upstreams.forPath(p) == upstream)
+        return Redirects.rewrite(location, requested, base, p -> upstreams.forPath(p) == to.upstream())
                 .map(proxyPath -> upstreams.mountPrefix() + proxyPath);
     }
 
@@ -84,11 +80,11 @@ final class UpstreamCall {
      */
     UpstreamResponse send(RequestBody body, CallWatch.Call watch) {
         WritableHeaders<?> fields = WritableHeaders.create();
-        HeaderPolicy.forEachRequestHeader(req.headers(), fields::add);
+        HeaderPolicy.forEachRequestHeader(exchange.headers(), fields::add);
         rewrite.apply(fields);
-        sent = JournalHeaders.sent(req.headers(), fields);
+        sent = JournalHeaders.sent(exchange.headers(), fields);
         try {
-            return upstream.client().send(req.prologue().method().text(), upstream.target(rawPath, rawQuery), fields,
+            return to.upstream().client().send(exchange.method(), to.upstream().target(to.path(), to.query()), fields,
                     outgoing(body), timeout, watch::awaiting);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

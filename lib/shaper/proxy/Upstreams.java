@@ -1,18 +1,70 @@
 package shaper.proxy;
 
+import java.net.URI;
 import java.util.Locale;
+import java.util.function.LongSupplier;
+
+import shaper.proxy.client.UpstreamClient;
 
 /**
  * A provider's upstreams: the main one, and optionally {@code -responses-upstream} for the paths
  * whose wire the Responses models speak ({@code /v1/responses}, {@code /v1/responses/...},
- * {@code /v1/models}, {@code /v1/models/...}, {@code /api/pricing}).
+ * {@code /v1/models}, {@code /v1/models/...}, {@code /api/pricing}); and how a request is joined onto
+ * an upstream base URL ({@link #pathAndQuery}).
  *
  * @param responses   null when all paths use {@code main}
  * @param mountPrefix the provider's mount on the proxy ({@code ""} for the bare root), put in front of rewritten redirects
  */
 public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
+    /**
+     * One upstream: its base URL and its own HTTP/1.1 client with its connection pool. Bodies are
+     * never decoded, redirects never followed and no default headers added, so what the upstream
+     * sends is what the client gets.
+     */
+    public static final class Upstream {
+        private final URI base;
+        private final UpstreamClient client;
+
+        /**
+         * @param base      the upstream base URL
+         * @param poolSize  idle keep-alive connections kept
+         * @param keepAlive false for {@code -upstream-disable-keep-alives}: every request on a fresh connection
+         * @param nanoTime  the provider's clock, which ages idle connections
+         */
+        public Upstream(URI base, int poolSize, boolean keepAlive, LongSupplier nanoTime) {
+            this.base = base;
+            this.client = new UpstreamClient(base, poolSize, keepAlive, nanoTime);
+        }
+
+        /** The request target: the raw path and query exactly as given, joined to the base path. */
+        String target(String rawPath, String rawQuery) {
+            return pathAndQuery(base, rawPath, rawQuery);
+        }
+
+        public URI base() {
+            return base;
+        }
+
+        UpstreamClient client() {
+            return client;
+        }
+
+        public void close() {
+            client.close();
+        }
+    }
+
+    /** Where one call goes: the upstream, and the raw path and query sent to it. */
+    record Destination(Upstream upstream, String path, String query) {
+    }
+
     public Upstream forPath(String rawPath) {
         return responses != null && isResponsesPath(rawPath) ? responses : main;
+    }
+
+    /** The call's destination for {@code rawPath} and {@code rawQuery} (null or empty for none). */
+    Destination destination(String rawPath, String rawQuery) {
+        return new Destination(forPath(rawPath), rawPath, rawQuery == null ? "" : rawQuery);
     }
 
     static boolean isResponsesPath(String rawPath) {
@@ -29,5 +81,41 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
         if (responses != null) {
             responses.close();
         }
+    }
+
+    /**
+     * The raw target {@code path[?query]} to send upstream, joined the way Go's
+     * {@code ReverseProxy.SetURL} joins it: the base path and the request path meet with exactly one
+     * slash, percent-encoding is kept byte for byte (nothing is decoded or canonicalised), and the
+     * base query comes before the client's query; {@code rawQuery} may be null or empty.
+     */
+    public static String pathAndQuery(URI base, String rawPath, String rawQuery) {
+        String basePath = base.getRawPath() == null ? "" : base.getRawPath();
+        String path = joinPaths(basePath, rawPath.isEmpty() ? "/" : rawPath);
+        String baseQuery = base.getRawQuery();
+        boolean hasBase = baseQuery != null && !baseQuery.isEmpty();
+        boolean hasClient = rawQuery != null && !rawQuery.isEmpty();
+        if (hasBase && hasClient) {
+            return path + "?" + baseQuery + "&" + rawQuery;
+        }
+        if (hasBase) {
+            return path + "?" + baseQuery;
+        }
+        return hasClient ? path + "?" + rawQuery : path;
+    }
+
+    private static String joinPaths(String a, String b) {
+        if (a.isEmpty()) {
+            return b;
+        }
+        boolean aSlash = a.endsWith("/");
+        boolean bSlash = b.startsWith("/");
+        if (aSlash && bSlash) {
+            return a + b.substring(1);
+        }
+        if (!aSlash && !bSlash) {
+            return a + "/" + b;
+        }
+        return a + b;
     }
 }

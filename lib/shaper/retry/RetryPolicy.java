@@ -45,30 +45,24 @@ public final class RetryPolicy {
     }
 
     /**
-     * Decides after an attempt that produced {@code status} (0 = transport error or per-call timeout).
+     * Decides after an attempt that produced {@code answer}.
      *
-     * @param ctx        the attempt just made
-     * @param status     the upstream status, 0 when there was no response
-     * @param headers    response headers; {@link HeaderLookup#none()} for status 0
-     * @param bodyPrefix the start of the decompressed response body (only {@link ErrorWording#MAX_SCAN_BYTES}
-     *                   are read); empty when not read or status 0
-     * @param receivedAt when the response headers arrived
-     * @param now        the decision time
+     * @param ctx    the attempt just made
+     * @param answer what the attempt's answer showed (status 0 = transport error or per-call timeout)
+     * @param now    the decision time
      */
-    public RetryDecision decide(RetryContext ctx, int status, HeaderLookup headers, byte[] bodyPrefix,
-                                Instant receivedAt, Instant now) {
+    public RetryDecision decide(RetryContext ctx, UpstreamAnswer answer, Instant now) {
         Objects.requireNonNull(ctx, "ctx");
-        byte[] body = bodyPrefix == null ? new byte[0] : bodyPrefix;
-        RetryDecision verdict = classify(ctx, status, body);
+        RetryDecision verdict = classify(ctx, answer.status(), answer.bodyPrefix());
         if (verdict instanceof RetryDecision.Retry retry) {
-            return schedule(ctx, retry.reason(), headers, receivedAt, now);
+            return schedule(ctx, retry.reason(), answer.headers(), answer.receivedAt(), now);
         }
         return verdict;
     }
 
     /** Decides after a transport error or per-call timeout: no response, no headers. */
     public RetryDecision decideTransportError(RetryContext ctx, Instant now) {
-        return decide(ctx, 0, HeaderLookup.none(), new byte[0], now, now);
+        return decide(ctx, UpstreamAnswer.none(now), now);
     }
 
     /**

@@ -54,7 +54,7 @@ public final class LiveProviders implements ReloadTarget {
     }
 
     private List<ProxyHandler> handlers(List<ProviderAssembly> providers) {
-        return providers.stream().map(p -> new ProxyHandler(p, services.clientWatch(), services.calls(), services.stop(), services.streams())).toList();
+        return providers.stream().map(p -> new ProxyHandler(p, services.parts())).toList();
     }
 
     /** A provider's Redis link as the health object; empty when its limiters are in-process or it is gone. */

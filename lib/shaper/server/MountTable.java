@@ -78,7 +78,9 @@ final class MountTable {
         }
         Mounts now = mounts;
         Optional<Mounted<ProxyHandler>> routed = now.router().route(rawPath);
-        if (!admitted(now.keys(), req.headers())) {
+        // the key's name is the client's identity; without keys every client is anonymous
+        Optional<String> client = now.keys().required() ? now.keys().check(HelidonHeaderEditor.view(req.headers())) : Optional.empty();
+        if (now.keys().required() && client.isEmpty()) {
             reject(req, res, routed, rawPath);
             return;
         }
@@ -87,7 +89,7 @@ final class MountTable {
                     .header(HeaderValues.create("X-Content-Type-Options", "nosniff")).send(NOT_FOUND);
             return;
         }
-        routed.get().target().handle(req, res, routed.get().forwardedPath());
+        routed.get().target().handle(req, res, routed.get().forwardedPath(), client);
     }
 
     /** The tunnel target of an upgrade request, or null so that {@link #handle} answers it (health, 401, 404). */

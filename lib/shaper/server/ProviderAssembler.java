@@ -26,7 +26,7 @@ import shaper.priority.PriorityClassifier;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.ProviderAssembly;
 import shaper.proxy.TranscodeStages;
-import shaper.proxy.Upstream;
+import shaper.proxy.Upstreams.Upstream;
 import shaper.proxy.Upstreams;
 import shaper.retry.RetryPolicy;
 import shaper.retry.ThreadLocalJitter;

@@ -13,35 +13,38 @@ import shaper.proxy.StopCut;
 import shaper.proxy.StreamThreads;
 import shaper.proxy.watch.CallWatch;
 import shaper.proxy.watch.SelectorWatch;
+import shaper.proxy.ServerParts;
 
 /**
  * What every provider of one server shares, none of it holding per-provider state: the one clock,
- * the log, the watchers of queued clients and upstream calls, the threads that relay event streams, the stop's cut signal, the client keys, the secret lookup
+ * the log, the exchanges' shared machinery ({@link ServerParts}: the watchers of queued clients and upstream calls, the
+ * threads that relay event streams, the stop's cut signal), the client keys, the secret lookup
  * and the metrics histograms (empty without {@code -metrics-bind}).
  *
  * @param ownsTime whether {@link #close()} closes {@code time} (the server made it; an injected clock is the caller's)
  */
-record ServerServices(TimeSource time, boolean ownsTime, ExchangeLog log, DisconnectWatcher disconnects, SelectorWatch clientWatch,
-                      CallWatch calls, StreamThreads streams, StopCut stop, ClientKeys keys, Function<String, String> env, PrintStream err,
-                      Optional<ExchangeHistograms> histograms) implements AutoCloseable {
+record ServerServices(TimeSource time, boolean ownsTime, ExchangeLog log, DisconnectWatcher disconnects, ServerParts parts,
+                      ClientKeys keys, Function<String, String> env, PrintStream err, Optional<ExchangeHistograms> histograms)
+        implements AutoCloseable {
 
     static ServerServices open(TimeSource time, boolean ownsTime, PrintStream out, PrintStream err, ClientKeys keys,
                                Function<String, String> env, boolean metrics) {
-        return new ServerServices(time, ownsTime, new ExchangeLog(out), new DisconnectWatcher(), new SelectorWatch(), new CallWatch(),
-                new StreamThreads(StreamThreads.LIMIT), new StopCut(), keys, env, err, metrics ? Optional.of(new ExchangeHistograms()) : Optional.empty());
+        ServerParts parts = new ServerParts(new SelectorWatch(), new CallWatch(), new StopCut(), new StreamThreads(StreamThreads.LIMIT));
+        return new ServerServices(time, ownsTime, new ExchangeLog(out), new DisconnectWatcher(), parts, keys, env, err,
+                metrics ? Optional.of(new ExchangeHistograms()) : Optional.empty());
     }
 
     /** The same services with other client keys (a reload read them again); closing stays with the original. */
     ServerServices withKeys(ClientKeys other) {
-        return new ServerServices(time, ownsTime, log, disconnects, clientWatch, calls, streams, stop, other, env, err, histograms);
+        return new ServerServices(time, ownsTime, log, disconnects, parts, other, env, err, histograms);
     }
 
     @Override
     public void close() {
         disconnects.close();
-        calls.close();
-        streams.close();
-        clientWatch.close();
+        parts.calls().close();
+        parts.streams().close();
+        parts.clientWatch().close();
         if (ownsTime && time instanceof AutoCloseable c) {
             closeQuietly(c);
         }

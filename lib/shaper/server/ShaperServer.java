@@ -232,7 +232,7 @@ public final class ShaperServer {
         }
         try {
             live.all().forEach(p -> p.admission().drain());
-            ListenerStop.stop(server, grace, cutNow, services.stop());
+            ListenerStop.stop(server, grace, cutNow, services.parts().stop());
             if (cutNow.getCount() == 0 && grace.isPositive()) {
                 Thread.currentThread().interrupt(); // keep the caller's interrupt
             }

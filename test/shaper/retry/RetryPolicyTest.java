@@ -43,8 +43,7 @@ class RetryPolicyTest {
     }
 
     private static RetryDecision decide(RetryPolicy p, int status, String body) {
-        return p.decide(RetryContext.first(p.config(), T0), status, HeaderLookup.of("Content-Type", "application/json"),
-                body.getBytes(StandardCharsets.UTF_8), T0, T0);
+        return p.decide(RetryContext.first(p.config(), T0), new UpstreamAnswer(status, HeaderLookup.of("Content-Type", "application/json"), body.getBytes(StandardCharsets.UTF_8), T0), T0);
     }
 
     private static RetryReason retried(RetryDecision d) {
@@ -139,9 +138,7 @@ class RetryPolicyTest {
     @Test
     void forbiddenIsNeverRetriedEvenAsATemporaryBan() {
         RetryPolicy p = policy(RetryConfig.builder().skip429(false));
-        RetryDecision d = p.decide(RetryContext.first(p.config(), T0), 403,
-                HeaderLookup.of("Retry-After", "30", "x-ratelimit-remaining", "0"),
-                "{\"error\":{\"message\":\"rate limit\"}}".getBytes(StandardCharsets.UTF_8), T0, T0);
+        RetryDecision d = p.decide(RetryContext.first(p.config(), T0), new UpstreamAnswer(403, HeaderLookup.of("Retry-After", "30", "x-ratelimit-remaining", "0"), "{\"error\":{\"message\":\"rate limit\"}}".getBytes(StandardCharsets.UTF_8), T0), T0);
         assertEquals(GiveUpReason.NOT_RETRYABLE, gaveUp(d));
     }
 
@@ -157,8 +154,7 @@ class RetryPolicyTest {
         RetryPolicy p = policy(RetryConfig.builder().retryStatus(Set.of(400, 422)));
         assertEquals(RetryReason.RECOGNIZED_WORDING, retried(decide(p, 400, ANTHROPIC_OVERLOADED)));
         assertEquals(GiveUpReason.NOT_RETRYABLE, gaveUp(policy(RetryConfig.builder().retryStatus(Set.of()))
-                .decide(RetryContext.first(RetryConfig.DEFAULTS, T0), 422, HeaderLookup.none(),
-                        BRIDGE_UNAVAILABLE_422.getBytes(StandardCharsets.UTF_8), T0, T0)));
+                .decide(RetryContext.first(RetryConfig.DEFAULTS, T0), new UpstreamAnswer(422, HeaderLookup.none(), BRIDGE_UNAVAILABLE_422.getBytes(StandardCharsets.UTF_8), T0), T0)));
     }
 
     @Test
@@ -216,16 +212,14 @@ class RetryPolicyTest {
     @Test
     void retryAfterSetsAMinimumWaitBeyondWaitMax() {
         RetryPolicy p = policy(RetryConfig.builder().skip429(false).retryStatus(Set.of()));
-        RetryDecision d = p.decide(RetryContext.first(p.config(), T0), 429, HeaderLookup.of("Retry-After", "90"),
-                new byte[0], T0, T0);
+        RetryDecision d = p.decide(RetryContext.first(p.config(), T0), new UpstreamAnswer(429, HeaderLookup.of("Retry-After", "90"), new byte[0], T0), T0);
         assertEquals(new RetryDecision.Retry(RetryReason.TOO_MANY_REQUESTS, Duration.ofSeconds(90)), d);
     }
 
     @Test
     void retryAfterBeyondTheDeadlineGivesUp() {
         RetryPolicy p = policy(RetryConfig.builder());
-        RetryDecision d = p.decide(RetryContext.first(p.config(), T0), 503, HeaderLookup.of("Retry-After", "600"),
-                new byte[0], T0, T0);
+        RetryDecision d = p.decide(RetryContext.first(p.config(), T0), new UpstreamAnswer(503, HeaderLookup.of("Retry-After", "600"), new byte[0], T0), T0);
         assertEquals(GiveUpReason.DEADLINE_EXHAUSTED, gaveUp(d));
         assertTrue(GiveUpReason.DEADLINE_EXHAUSTED.budgetExhausted());
     }
@@ -233,8 +227,7 @@ class RetryPolicyTest {
     @Test
     void retryAfterIsMeasuredFromWhenHeadersArrived() {
         RetryPolicy p = policy(RetryConfig.builder().minDelay(Duration.ZERO).waitMin(Duration.ZERO));
-        RetryDecision d = p.decide(RetryContext.first(p.config(), T0), 503, HeaderLookup.of("Retry-After", "20"),
-                new byte[0], T0, T0.plusSeconds(5));
+        RetryDecision d = p.decide(RetryContext.first(p.config(), T0), new UpstreamAnswer(503, HeaderLookup.of("Retry-After", "20"), new byte[0], T0), T0.plusSeconds(5));
         assertEquals(Duration.ofSeconds(15), assertInstanceOf(RetryDecision.Retry.class, d).delay());
     }
 
@@ -242,12 +235,12 @@ class RetryPolicyTest {
     void staleReasoningMismatchIsRecoveredOnceWithoutBackoff() {
         RetryPolicy p = policy(RetryConfig.builder());
         RetryContext ctx = RetryContext.first(p.config(), T0);
-        RetryDecision first = p.decide(ctx, 400, HeaderLookup.none(), ENCRYPTED_MISMATCH.getBytes(StandardCharsets.UTF_8), T0, T0);
+        RetryDecision first = p.decide(ctx, new UpstreamAnswer(400, HeaderLookup.none(), ENCRYPTED_MISMATCH.getBytes(StandardCharsets.UTF_8), T0), T0);
         RetryDecision.Retry retry = assertInstanceOf(RetryDecision.Retry.class, first);
         assertEquals(new RetryDecision.Retry(RetryReason.STALE_REASONING, Duration.ofSeconds(1)), retry);
         RetryContext next = ctx.next(retry);
         assertTrue(next.reasoningStripped());
-        RetryDecision again = p.decide(next, 400, HeaderLookup.none(), ENCRYPTED_MISMATCH.getBytes(StandardCharsets.UTF_8), T0, T0);
+        RetryDecision again = p.decide(next, new UpstreamAnswer(400, HeaderLookup.none(), ENCRYPTED_MISMATCH.getBytes(StandardCharsets.UTF_8), T0), T0);
         assertEquals(GiveUpReason.STALE_REASONING_ALREADY_TRIED, gaveUp(again));
     }
 

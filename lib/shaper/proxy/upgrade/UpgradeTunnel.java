@@ -25,13 +25,13 @@ import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangePublisher;
 import shaper.observe.Outcome;
-import shaper.proxy.BreakerVerdict;
+import shaper.proxy.AnswerJudge.BreakerVerdict;
 import shaper.proxy.HeaderPolicy;
 import shaper.proxy.HeaderRewrite;
 import shaper.proxy.LocalFailure;
 import shaper.proxy.ProviderAssembly;
 import shaper.proxy.TransportErrors;
-import shaper.proxy.UpstreamUris;
+import shaper.proxy.Upstreams;
 import shaper.retry.FailureClass;
 import shaper.retry.UpstreamFailures;
 
@@ -206,7 +206,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
         URI up = target.upstream();
         StringBuilder sb = new StringBuilder(512);
         sb.append(prologue.method().text()).append(' ')
-                .append(UpstreamUris.pathAndQuery(up, target.rawPath(), prologue.query().rawValue()))
+                .append(Upstreams.pathAndQuery(up, target.rawPath(), prologue.query().rawValue()))
                 .append(" HTTP/1.1\r\n");
         sb.append("Host: ").append(up.getRawAuthority()).append("\r\n");
         WritableHeaders<?> out = WritableHeaders.create();

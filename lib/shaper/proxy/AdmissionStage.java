@@ -1,0 +1,136 @@
+package shaper.proxy;
+
+import java.time.Duration;
+
+import shaper.admission.AdmissionClass;
+import shaper.admission.ClientGoneException;
+import shaper.admission.QueueWait;
+import shaper.admission.Refusal;
+import shaper.admission.Verdict;
+import shaper.budget.ProviderTokens;
+import shaper.budget.TokenBudget;
+
+/**
+ * The admission stage: pace by the token budget when one is set, pass the target's admission chain
+ * (circuit breaker, then its slots, waiting in the priority class's lane if needed), and answer a
+ * refusal locally. What the exchange is granted (the budget's spend, the slots) is handed to the
+ * {@link Settlement} the moment it is granted, so every later path gives it back.
+ *
+ * <p>While a request waits it holds its body in memory (bounded, {@value #BUFFER_LIMIT} bytes), so
+ * nothing but a disconnect can arrive on the client connection, and that connection is watched; with
+ * {@code -queue-comments} and an SSE-accepting request whose body does not say {@code "stream": false}
+ * the SSE response is committed and ticks comments. A body too large to buffer waits silently and
+ * unwatched.
+ */
+final class AdmissionStage {
+    /** Bodies up to this size are buffered to wait; larger ones stream once admitted. */
+    static final int BUFFER_LIMIT = 8 * 1024 * 1024;
+
+    /** What admission concluded. */
+    sealed interface Result permits Admitted, Refused {
+    }
+
+    /** Admitted: the chain's grant, and the body to send (now perhaps in memory). */
+    record Admitted(Verdict.Admitted grant, RequestBody body) implements Result {
+    }
+
+    /** Refused, and already answered: the exchange ended so. */
+    record Refused(ExchangeResult result) implements Result {
+    }
+
+    private AdmissionStage() {
+    }
+
+    static Result admit(Carriage c, Target target, Intake intake, Settlement settlement) {
+        ProviderAssembly provider = target.provider();
+        Exchange ex = c.exchange();
+        AdmissionClass cls = intake.limiters();
+        RequestBody body = intake.body();
+        ProviderTokens tokens = provider.tokens();
+        if (tokens.budget().isPresent() && !TokenBudget.free(ex.method(), ex.path(), cls.unlimited())) {
+            // the cost is estimated from the body, so it is read (bounded) before the request waits
+            body = RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, provider.config().retry().maxBodyBytes()));
+            TokenBudget.Spend spend = tokens.budget().get().spend(tokens.estimate(ex.coding().forBudget(body), body.length()));
+            settlement.spent(spend);
+            c.trace().waitingFor(spend::waitingFor);
+            cls = cls.withBudget(spend.limiter());
+        }
+        Waiting waiting = new Waiting(c, body, provider.config().admission().queueComments());
+        Verdict verdict = provider.admission().admit(cls, ex.priority(), waiting);
+        // a circuit rejection never waits: not a queued request in any view
+        c.trace().queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
+        c.client().unwatch();
+        return switch (verdict) {
+            case Refusal refusal -> new Refused(refused(refusal, c.sink(), provider));
+            case Verdict.Admitted admitted -> {
+                settlement.admitted(admitted);
+                yield new Admitted(admitted, waiting.body);
+            }
+        };
+    }
+
+    /** Answers a refused request locally, through the sink (on the committed comment stream when there is one). */
+    private static ExchangeResult refused(Refusal refusal, ClientSink sink, ProviderAssembly provider) {
+        ExchangeResult so = ExchangeResult.START;
+        return switch (refusal) {
+            case Refusal.CircuitOpen open -> sink.fail(so, LocalFailure.circuitOpen(open.untilProbe()));
+            case Refusal.QueueFull full -> sink.fail(so, LocalFailure.queueFull(full.depth(),
+                    full.retryAfter() != null ? full.retryAfter() : provider.config().admission().releaseCooldown()));
+            case Refusal.QueueTimeout timeout -> sink.fail(so, LocalFailure.QUEUE_TIMEOUT);
+            case Refusal.LimiterUnavailable unavailable -> sink.fail(so, LocalFailure.LIMITER_UNAVAILABLE);
+            case Refusal.ClientGone gone -> sink.left(so);
+        };
+    }
+
+    /** What the request does while a limiter queues it. */
+    private static final class Waiting implements QueueWait {
+        private final Carriage c;
+        private final Duration commentInterval;
+        private RequestBody body;
+        private boolean commenting;
+
+        Waiting(Carriage c, RequestBody body, Duration commentInterval) {
+            this.c = c;
+            this.body = body;
+            this.commentInterval = commentInterval;
+        }
+
+        @Override
+        public void beforeWaiting() throws ClientGoneException {
+            try {
+                body = RequestBody.buffer(body, BUFFER_LIMIT);
+            } catch (StreamCopy.SourceFailed e) {
+                throw new ClientGoneException("client left while sending its body");
+            }
+            if (commentInterval.isPositive() && c.exchange().acceptsEventStream() && !(body instanceof RequestBody.Streamed)
+                    && !saysStreamFalse()) {
+                c.sink().commitForQueue();
+                commenting = true;
+            }
+            // A comment stream notices a departed client at its next write; a silent wait needs the watch.
+            if (!commenting && !(body instanceof RequestBody.Streamed)) {
+                c.client().watch();
+            }
+        }
+
+        @Override
+        public Duration tickInterval() {
+            return commenting ? commentInterval : Duration.ZERO;
+        }
+
+        @Override
+        public void tick(Duration waited) throws ClientGoneException {
+            c.sink().queueComment(waited);
+        }
+
+        @Override
+        public boolean clientGone() {
+            return !c.client().isOpen();
+        }
+
+        private boolean saysStreamFalse() {
+            byte[] plain = c.exchange().coding().plain(body.bytes(), StreamFlag.CODED_PEEK_LIMIT);
+            return plain != null && StreamFlag.isExplicitlyFalse(plain);
+        }
+    }
+}
