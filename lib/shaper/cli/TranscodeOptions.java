@@ -7,8 +7,8 @@ import java.util.Map;
 
 import picocli.CommandLine.Option;
 import shaper.config.ConfigException;
-import shaper.config.TranscodeConfig;
 import shaper.transcode.TranscodeAuth;
+import shaper.transcode.TranscodeConfig;
 import shaper.transcode.TranscodeRoute;
 import shaper.transcode.pipeline.TranscodePolicies;
 

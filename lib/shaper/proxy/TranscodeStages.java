@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.helidon.http.WritableHeaders;
-import shaper.config.TranscodeConfig;
+import shaper.transcode.TranscodeConfig;
 import shaper.observe.ExchangeLog;
 import shaper.transcode.TranscodeMapping;
 import shaper.transcode.pipeline.Transcoder;

@@ -1,13 +1,13 @@
 /**
  * What every conversion between the OpenAI Responses, Anthropic Messages and Chat Completions
- * dialects shares: what a provider maps ({@link shaper.transcode.TranscodeMapping}: route and
- * direction, chat capabilities, loss policy, allowed query, models and
- * {@link shaper.transcode.TranscodeLimits}), what a conversion may lose and did
- * ({@link shaper.transcode.LossKey}, {@link shaper.transcode.LossPolicy},
+ * dialects shares: what a provider transcodes ({@link shaper.transcode.TranscodeConfig}: its mapped
+ * routes and their target auth; each {@link shaper.transcode.TranscodeMapping} a route and direction,
+ * chat capabilities, loss policy, allowed query, models and {@link shaper.transcode.TranscodeLimits}),
+ * what a conversion may lose and did ({@link shaper.transcode.LossKey}, {@link shaper.transcode.LossPolicy},
  * {@link shaper.transcode.ConversionReport}), how it fails ({@link shaper.transcode.TranscodeException},
- * {@link shaper.transcode.UpstreamError}, {@link shaper.transcode.Provenance}), the target auth, and
- * the parts each dialect is written against (JSON field access, usage totals, the stream decoder and
- * renderer contracts).
+ * {@link shaper.transcode.UpstreamError}, {@link shaper.transcode.Provenance}), and the parts each
+ * dialect is written against (JSON field access, usage totals, the stream decoder and renderer
+ * contracts).
  *
  * <p>The transcoder is layered so that no package imports one above it:
  * <pre>
