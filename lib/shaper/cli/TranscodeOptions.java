@@ -7,10 +7,10 @@ import java.util.Map;
 
 import picocli.CommandLine.Option;
 import shaper.config.ConfigException;
-import shaper.config.TranscodeConfig;
 import shaper.transcode.TranscodeAuth;
-import shaper.transcode.TranscodePolicies;
+import shaper.transcode.TranscodeConfig;
 import shaper.transcode.TranscodeRoute;
+import shaper.transcode.pipeline.TranscodePolicies;
 
 /** Provider-scope transcoding flags: which routes are converted, to what, with which defaults withdrawn or extended. */
 public final class TranscodeOptions {

@@ -12,6 +12,7 @@ import shaper.limit.AdaptiveConfig;
 import shaper.mount.MountPrefix;
 import shaper.priority.PriorityConfig;
 import shaper.retry.RetryConfig;
+import shaper.transcode.TranscodeConfig;
 
 /**
  * Provider-scope settings: one upstream and how it is reached.

@@ -15,11 +15,11 @@ import io.helidon.webserver.http.ServerResponse;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Outcome;
 import shaper.retry.FailureClass;
-import shaper.transcode.Prepared;
+import shaper.transcode.pipeline.Prepared;
 import shaper.transcode.Provenance;
-import shaper.transcode.StreamConversion;
+import shaper.transcode.pipeline.StreamConversion;
 import shaper.transcode.TranscodeException;
-import shaper.transcode.Transcoder;
+import shaper.transcode.pipeline.Transcoder;
 import shaper.transcode.UpstreamError;
 
 /**

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.helidon.http.WritableHeaders;
-import shaper.config.TranscodeConfig;
+import shaper.transcode.TranscodeConfig;
 import shaper.observe.ExchangeLog;
 import shaper.transcode.TranscodeMapping;
-import shaper.transcode.Transcoder;
+import shaper.transcode.pipeline.Transcoder;
 
 /**
  * A provider's transcoded routes, matched by method and canonical path; every other request is

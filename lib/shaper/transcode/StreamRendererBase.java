@@ -1,6 +1,5 @@
 package shaper.transcode;
 
-import shaper.transcode.chat.ChatUsage;
 import shaper.transcode.ir.StopReason;
 import shaper.transcode.ir.StreamEvent;
 import shaper.transcode.ir.Usage;
@@ -58,7 +57,7 @@ public abstract class StreamRendererBase implements ClientStreamRenderer {
             case StreamEvent.ReasoningDelta r -> reasoning(r.text());
             case StreamEvent.ToolCallDelta d -> tool(d);
             case StreamEvent.Finished f -> finish(f);
-            case StreamEvent.UsageReport u -> usage = ChatUsage.merge(usage, u.usage());
+            case StreamEvent.UsageReport u -> usage = usage.refinedBy(u.usage());
             case StreamEvent.Done d -> {
                 if (stop == null) {
                     throw new TranscodeException.UpstreamWire("upstream stream sent " + endMarker + " before a finish reason");

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.Transcoder;
+
 /** Non-streaming chat completions converted back to Anthropic messages. */
 class ChatAnswerTest {
     private static final String REQ = request("[{\"role\":\"user\",\"content\":\"x\"}]", "\"stop_sequences\":[\"END\"]");

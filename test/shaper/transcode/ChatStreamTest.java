@@ -13,6 +13,10 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.StreamConversion;
+import shaper.transcode.pipeline.Transcoder;
+
 /** Chat SSE to the Anthropic event lifecycle, whatever the chunking. */
 class ChatStreamTest {
     static final String REQ = request("[{\"role\":\"user\",\"content\":\"x\"}]", "\"stream\":true");

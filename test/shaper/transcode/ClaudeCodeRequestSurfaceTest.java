@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import shaper.ProjectRoot;
+import shaper.transcode.pipeline.Prepared;
 
 /**
  * The request surface of today's Claude Code (2.1.332), captured from the real client against a

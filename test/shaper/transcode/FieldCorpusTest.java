@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import shaper.ProjectRoot;
+import shaper.transcode.pipeline.Prepared;
 
 /**
  * The field corpus ({@code test/shaper/transcode/field/}): sanitized bytes with the spellings real

@@ -10,6 +10,10 @@ import java.util.Random;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.StreamConversion;
+import shaper.transcode.pipeline.Transcoder;
+
 /** Runs chat SSE through the production stream conversion and checks the Anthropic event lifecycle. */
 final class Lifecycle {
     private Lifecycle() {

@@ -12,6 +12,9 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.Transcoder;
+
 /**
  * Every loss key reachable from a Messages client on a Chat upstream, with an input that triggers
  * it: approved, the exchange succeeds and records the key; rejected, it fails with the documented

@@ -10,6 +10,9 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.Transcoder;
+
 /** Mappings and helpers for driving the production transcoder directly. */
 final class Mappings {
     static final ObjectMapper JSON = new ObjectMapper();

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.Transcoder;
+
 /** Messages requests rendered as Chat Completions requests, with the CLI defaults unless a test says otherwise. */
 class MessagesToChatRequestTest {
     @Test

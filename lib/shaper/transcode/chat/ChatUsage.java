@@ -41,17 +41,6 @@ public final class ChatUsage {
         return new Usage(input, counts.out(), cached, created, reasoning);
     }
 
-    /** Later usage reports refine earlier ones: a known value replaces an unknown or older one. */
-    public static Usage merge(Usage older, Usage newer) {
-        return new Usage(pick(older.input(), newer.input()), pick(older.output(), newer.output()),
-                pick(older.cacheRead(), newer.cacheRead()), pick(older.cacheWrite(), newer.cacheWrite()),
-                pick(older.reasoning(), newer.reasoning()));
-    }
-
-    private static Long pick(Long older, Long newer) {
-        return newer != null ? newer : older;
-    }
-
     private static JsonNode details(JsonNode usage, String name) {
         JsonNode d = usage.get(name);
         if (d == null || d.isNull()) {

@@ -16,6 +16,19 @@ public record Usage(Long input, Long output, Long cacheRead, Long cacheWrite, Lo
         }
     }
 
+    /**
+     * This usage refined by a later report of the same answer: each count {@code newer} knows
+     * replaces this one's, and an unknown count in {@code newer} keeps the earlier value.
+     */
+    public Usage refinedBy(Usage newer) {
+        return new Usage(pick(input, newer.input), pick(output, newer.output), pick(cacheRead, newer.cacheRead),
+                pick(cacheWrite, newer.cacheWrite), pick(reasoning, newer.reasoning));
+    }
+
+    private static Long pick(Long older, Long newer) {
+        return newer != null ? newer : older;
+    }
+
     /** Whether nothing at all is known. */
     public boolean unknown() {
         return input == null && output == null && cacheRead == null && cacheWrite == null && reasoning == null;

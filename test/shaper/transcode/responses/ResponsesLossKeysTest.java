@@ -16,12 +16,12 @@ import shaper.transcode.ChatCapability;
 import shaper.transcode.Direction;
 import shaper.transcode.LossKey;
 import shaper.transcode.LossPolicy;
-import shaper.transcode.Prepared;
 import shaper.transcode.TranscodeException;
 import shaper.transcode.TranscodeLimits;
 import shaper.transcode.TranscodeMapping;
 import shaper.transcode.TranscodeRoute;
-import shaper.transcode.Transcoder;
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.Transcoder;
 
 /**
  * Every policy loss key of the Responses → Chat and Messages → Responses directions, with an input

@@ -20,9 +20,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import shaper.transcode.ChatCapability;
 import shaper.transcode.LossKey;
 import shaper.transcode.LossPolicy;
-import shaper.transcode.Prepared;
 import shaper.transcode.TranscodeException;
-import shaper.transcode.Transcoder;
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.Transcoder;
 
 /** Responses requests (Codex's among them) decoded strictly and rendered as Chat Completions requests. */
 class ResponsesRequestDecodeTest {

@@ -15,10 +15,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import shaper.transcode.ChatCapability;
 import shaper.transcode.LossKey;
 import shaper.transcode.LossPolicy;
-import shaper.transcode.Prepared;
-import shaper.transcode.StreamConversion;
 import shaper.transcode.TranscodeException;
-import shaper.transcode.Transcoder;
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.StreamConversion;
+import shaper.transcode.pipeline.Transcoder;
 
 /** Chat SSE converted into the Responses event lifecycle, and chat JSON into the Responses object. */
 class ResponsesStreamLifecycleTest {

@@ -21,13 +21,13 @@ import shaper.transcode.ChatCapability;
 import shaper.transcode.Direction;
 import shaper.transcode.LossKey;
 import shaper.transcode.LossPolicy;
-import shaper.transcode.Prepared;
-import shaper.transcode.StreamConversion;
 import shaper.transcode.TranscodeException;
 import shaper.transcode.TranscodeLimits;
 import shaper.transcode.TranscodeMapping;
 import shaper.transcode.TranscodeRoute;
-import shaper.transcode.Transcoder;
+import shaper.transcode.pipeline.Prepared;
+import shaper.transcode.pipeline.StreamConversion;
+import shaper.transcode.pipeline.Transcoder;
 
 /**
  * Seeded property test of every stream conversion (each direction's upstream decoder and client

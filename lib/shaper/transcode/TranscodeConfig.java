@@ -1,11 +1,8 @@
-package shaper.config;
+package shaper.transcode;
 
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-
-import shaper.transcode.TranscodeAuth;
-import shaper.transcode.TranscodeMapping;
 
 /**
  * A provider's transcoding: its mapped routes (none = transcoding off, every route passthrough)

@@ -1,5 +1,13 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
+import shaper.transcode.ClientStreamRenderer;
+import shaper.transcode.ConversionReport;
+import shaper.transcode.EventSink;
+import shaper.transcode.FlatToolNames;
+import shaper.transcode.ReasoningDisposition;
+import shaper.transcode.TranscodeException;
+import shaper.transcode.TranscodeLimits;
+import shaper.transcode.UpstreamError;
 import shaper.transcode.ir.Completion;
 import shaper.transcode.ir.Conversation;
 import shaper.transcode.messages.MessagesErrors;

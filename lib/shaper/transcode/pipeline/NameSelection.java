@@ -1,10 +1,12 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.function.Function;
 
 import shaper.config.ConfigException;
+import shaper.transcode.ChatCapability;
+import shaper.transcode.LossKey;
 
 /**
  * The one rule all three additive layers share ({@code -transcode-chat-capability},

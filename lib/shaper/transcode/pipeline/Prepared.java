@@ -1,6 +1,9 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
 import java.util.List;
+
+import shaper.transcode.ConversionReport;
+import shaper.transcode.FlatToolNames;
 
 /**
  * A converted request, ready to send, and what the answer's conversion needs from it.

@@ -1,4 +1,7 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
+
+import shaper.transcode.EventSink;
+import shaper.transcode.TranscodeException;
 
 /**
  * One upstream stream being converted: bytes in as they are read, client events out through the

@@ -1,7 +1,14 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
 import java.time.Clock;
 
+import shaper.transcode.ConversionReport;
+import shaper.transcode.EventSink;
+import shaper.transcode.FlatToolNames;
+import shaper.transcode.ReasoningDisposition;
+import shaper.transcode.TranscodeException;
+import shaper.transcode.TranscodeMapping;
+import shaper.transcode.UpstreamError;
 import shaper.transcode.messages.MessagesErrors;
 
 /**

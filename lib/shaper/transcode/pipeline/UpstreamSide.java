@@ -1,5 +1,8 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
+import shaper.transcode.ConversionReport;
+import shaper.transcode.TranscodeMapping;
+import shaper.transcode.UpstreamStreamDecoder;
 import shaper.transcode.chat.ChatRequestRenderer;
 import shaper.transcode.chat.ChatResponseDecoder;
 import shaper.transcode.chat.ChatStreamDecoder;

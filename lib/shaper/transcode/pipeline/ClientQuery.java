@@ -1,8 +1,9 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
 import java.util.Set;
 
 import shaper.mount.RequestPaths;
+import shaper.transcode.TranscodeException;
 
 /**
  * The client query of a transcoded request: every parameter must be on the allowlist

@@ -1,4 +1,4 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,6 +6,13 @@ import java.util.Map;
 import java.util.Set;
 
 import shaper.config.ConfigException;
+import shaper.transcode.ChatCapability;
+import shaper.transcode.Direction;
+import shaper.transcode.LossKey;
+import shaper.transcode.LossPolicy;
+import shaper.transcode.TranscodeLimits;
+import shaper.transcode.TranscodeMapping;
+import shaper.transcode.TranscodeRoute;
 
 /**
  * The three additive layers resolved once per provider (capabilities, client query allowlist,

@@ -1,8 +1,11 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
 import shaper.codec.BodyDecoder;
 import shaper.codec.CodingException;
 import shaper.codec.ContentCodings;
+import shaper.transcode.ConversionReport;
+import shaper.transcode.TranscodeException;
+import shaper.transcode.TranscodeMapping;
 
 /**
  * What every direction does to a client request before decoding it: the content codings undone,

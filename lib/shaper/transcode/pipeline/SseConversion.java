@@ -1,7 +1,12 @@
-package shaper.transcode;
+package shaper.transcode.pipeline;
 
 import shaper.sse.SseFrame;
 import shaper.sse.SseFrameParser;
+import shaper.transcode.ClientStreamRenderer;
+import shaper.transcode.EventSink;
+import shaper.transcode.TranscodeException;
+import shaper.transcode.TranscodeLimits;
+import shaper.transcode.UpstreamStreamDecoder;
 import shaper.transcode.ir.StreamEvent;
 
 /**
