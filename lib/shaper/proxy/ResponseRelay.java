@@ -2,6 +2,7 @@ package shaper.proxy;
 
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.SequenceInputStream;
@@ -48,6 +49,20 @@ final class ResponseRelay implements ClientSink.Delivery<ExchangeResult> {
         /** {@code prefix} already read (decoded when {@code decoded}), then {@code rest}; {@code status} 0 keeps the upstream's. */
         static Plan read(byte[] prefix, InputStream rest, boolean decoded, int status) {
             return new Plan(prefix, rest, decoded, status, null, null);
+        }
+
+        /** The whole body, the read prefix first, decoded when it is in a coding decoded here. */
+        InputStream decodedBody(UpstreamResponse in) {
+            InputStream all = prefix.length == 0 ? rest : new SequenceInputStream(new ByteArrayInputStream(prefix), rest);
+            String encoding = decoded ? null : in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
+            if (encoding == null || !BodyPeek.decodable(encoding)) {
+                return all;
+            }
+            try {
+                return BodyPeek.decode(all, encoding);
+            } catch (IOException e) {
+                throw new StreamCopy.SourceFailed(e);
+            }
         }
 
         Plan withRetryAfter(String seconds) {

@@ -1,9 +1,7 @@
 package shaper.proxy;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 
@@ -97,7 +95,7 @@ final class TranscodeStage {
      */
     ExchangeResult relay(Carriage c, UpstreamResponse in, ResponseRelay.Plan plan, Converted conv, ExchangeResult so) {
         int code = in.status().code();
-        InputStream body = decoded(in, plan);
+        InputStream body = plan.decodedBody(in);
         String type = in.headers().first(HeaderNames.CONTENT_TYPE).orElse("").toLowerCase(Locale.ROOT);
         if (plan.status() > 0) {
             String message = Json.errorInfo(plan.prefix()).map(Json.ErrorInfo::message).orElse("upstream stream failed");
@@ -270,20 +268,6 @@ final class TranscodeStage {
 
     private static String errorMessage(byte[] body) {
         return Json.errorInfo(body).map(Json.ErrorInfo::message).orElse("transcoding failed");
-    }
-
-    private static InputStream decoded(UpstreamResponse in, ResponseRelay.Plan plan) {
-        InputStream rest = plan.rest();
-        InputStream all = plan.prefix().length == 0 ? rest : new SequenceInputStream(new ByteArrayInputStream(plan.prefix()), rest);
-        String encoding = plan.decoded() ? null : in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
-        if (encoding == null || !BodyPeek.decodable(encoding)) {
-            return all;
-        }
-        try {
-            return BodyPeek.decode(all, encoding);
-        } catch (IOException e) {
-            throw new StreamCopy.SourceFailed(e);
-        }
     }
 
     /** Logs the failure and puts its provenance on the exchange. */

@@ -1,20 +1,30 @@
 /**
- * The request path of one provider, all of whose parts are one immutable
- * {@link shaper.proxy.ProviderAssembly}: {@link shaper.proxy.ProxyHandler} passes the request
- * through the provider's admission chain (circuit breaker, limiters) and hands it to {@link shaper.proxy.Forwarder}, which sends attempts
- * ({@link shaper.proxy.UpstreamCall}), decides retries from statuses, bounded body prefixes and early
- * SSE frames ({@link shaper.proxy.BodyPeek}), waits out backoff with keepalives
- * ({@link shaper.proxy.BackoffWait}, {@link shaper.proxy.EarlyStream}) and relays the accepted answer
- * ({@link shaper.proxy.ResponseRelay}). A transcoded route ({@link shaper.proxy.TranscodeStages}) adds one stage to this
- * same path: {@link shaper.proxy.TranscodeStage} converts the body before the first attempt and the accepted answer
- * instead of relaying it, so admission, limits, retries, the breaker and the log are the passthrough's. A request that waits has its connection watched for end of
- * stream by one shared selector thread ({@link shaper.proxy.watch.ClientConnection},
- * {@link shaper.proxy.watch.SelectorWatch}). Around it: header hygiene ({@link shaper.proxy.HeaderPolicy}),
- * raw URL joining ({@link shaper.proxy.UpstreamUris}), per-read flushing
- * ({@link shaper.proxy.StreamCopy}), the per-call bound and the watch for a client that leaves
- * while the upstream works ({@link shaper.proxy.watch.CallWatch}), the reach into Helidon internals
- * ({@link shaper.proxy.HelidonInternals}), upstream pools ({@link shaper.proxy.Upstream},
- * {@link shaper.proxy.Upstreams}) and WebSocket tunnelling (package {@code shaper.proxy.upgrade}).
+ * The request path: one carriage for every model call, whose stages each take the exchange and
+ * return what they concluded.
+ *
+ * <pre>
+ * intake ──▶ route ──▶ admission ──▶ attempts ──▶ relay
+ * Intake     Target    AdmissionStage AttemptLoop  ResponseRelay, or TranscodeStage for a transcoded route
+ * (Exchange) (candidates) (budget, breaker, slots; a refusal is answered locally)
+ * every path ──▶ Settlement: budget, unused breaker ticket, load sample, slots, the one record
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@link shaper.proxy.Exchange}: what was asked (method, path, headers, the body's coding, priority
+ *       class, client identity, cost estimate), immutable and independent of the listener's request type;
+ *       {@link shaper.proxy.Carriage} adds where the answer goes and what is recorded.</li>
+ *   <li>{@link shaper.proxy.ProxyHandler}: the HTTP entrance, which runs the stages in that order.</li>
+ *   <li>{@link shaper.proxy.AnswerJudge}: the one pure decision on an attempt's answer (accept, retry,
+ *       give up), with its breaker verdict and overload signal.</li>
+ *   <li>{@link shaper.proxy.ClientSink}: the only owner of the answer's commit state; a local failure is
+ *       an HTTP answer while nothing is committed, else one last event of the client's dialect.</li>
+ *   <li>Around them: the wait between attempts ({@link shaper.proxy.BackoffStep}), bounded looks at
+ *       answer bodies ({@link shaper.proxy.BodyPeek}), header hygiene ({@link shaper.proxy.HeaderPolicy}),
+ *       upstream pools and raw URL joining ({@link shaper.proxy.Upstreams}), per-read flushing
+ *       ({@link shaper.proxy.StreamCopy}), event-stream threads ({@link shaper.proxy.StreamThreads}); the
+ *       watches of clients and calls (package {@code shaper.proxy.watch}), the upstream HTTP/1.1 client
+ *       ({@code shaper.proxy.client}) and WebSocket tunnelling ({@code shaper.proxy.upgrade}).</li>
+ * </ul>
  *
  * <p>Exchange outcome: clean only when the whole response reached the client; a failure on
  * either side after the response is committed aborts the client connection and the upstream
@@ -22,7 +32,9 @@
  * {@code 502}. Circuit breaker: every attempt reports its own outcome; success only once the body
  * has reached the client; an attempt abandoned because the client left is cancelled, not counted.
  *
- * <p>Thread-safety: handlers are shared; all per-request state lives in {@code Exchange} and the
- * forwarder's per-request attempt loop, confined to the request's thread.
+ * <p>Thread-safety: handlers and provider assemblies are shared and immutable; all per-request state
+ * (the exchange's {@code ClientSink}, {@code Settlement}, attempt loop and result) is confined to the
+ * request's thread, or to the one stream thread that relays an event stream while the request's
+ * thread waits for it.
  */
 package shaper.proxy;

@@ -30,7 +30,7 @@ import shaper.metrics.ShaperMetrics;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
 import shaper.observe.Journal;
-import shaper.proxy.HelidonInternals;
+import shaper.proxy.watch.HelidonInternals;
 import shaper.proxy.ProviderAssembly;
 
 /**

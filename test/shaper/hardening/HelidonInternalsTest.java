@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import shaper.proxy.HelidonInternals;
+import shaper.proxy.watch.HelidonInternals;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 

@@ -7,7 +7,6 @@ import java.nio.channels.SocketChannel;
 import io.helidon.common.socket.HelidonSocket;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;
-import shaper.proxy.HelidonInternals;
 
 /**
  * The client connection of one request, for the moments the handler neither reads nor writes it

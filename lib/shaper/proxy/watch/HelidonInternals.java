@@ -1,4 +1,4 @@
-package shaper.proxy;
+package shaper.proxy.watch;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
