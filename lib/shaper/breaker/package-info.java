@@ -61,6 +61,13 @@
  * original Go code was; the doubling saturates instead of overflowing. A success resets both.
  * A disabled breaker's penalty is zero, so the caller uses {@code -failure-hold} instead.
  *
+ * <h2>Transitions</h2>
+ * Each state change is told once to the listeners given at construction (the log line), from the
+ * thread whose call made it, and recorded in a short numbered history published with the state
+ * ({@link shaper.breaker.CircuitBreaker#transitionsSince}). A reader that only looks now and then,
+ * such as the TUI once a frame, reads the history instead of comparing states, so a circuit that
+ * opened, probed and closed between two of its looks still shows all three changes.
+ *
  * <h2>Thread-safety</h2>
  * A breaker is shared by all request threads of its provider. Its whole memory is one immutable
  * value in an {@link java.util.concurrent.atomic.AtomicReference}; each call computes the next

@@ -23,8 +23,9 @@ import shaper.server.ShaperServer;
 /**
  * The one place where the dashboard meets the running proxy: it copies the snapshots of each
  * provider's assembly (limiters, breaker, counters, journal) into {@link Frame}s and keeps the dashboard's reset
- * baseline; breaker and cluster-link transitions seen between two frames become toasts. It never
- * touches a limiter or breaker object. Used by the render loop's thread only.
+ * baseline; breaker and cluster-link transitions since the last frame become toasts. It reads only
+ * immutable values (snapshots, views, the breaker's transition record) and never changes a limiter
+ * or breaker. Used by the render loop's thread only.
  */
 public final class ServerFrames implements FrameSource {
     private final ShaperServer server;
@@ -72,7 +73,7 @@ public final class ServerFrames implements FrameSource {
         LimiterSnapshot global = views.global().map(LimiterView::counts).orElse(null);
         LimiterSnapshot gate = views.gate().map(LimiterView::counts).orElse(null);
         BreakerSnapshot breaker = p.breaker().enabled() ? assembly.breaker().snapshot() : null;
-        transitions.breaker(name, breaker);
+        transitions.breaker(name, assembly.breaker());
         transitions.link(name, assembly.cluster().map(shaper.cluster.ClusterBackend::snapshot));
         ExchangeCounters.Snapshot counters = since(baseline.get(name), assembly.publisher().counters().snapshot());
         List<RequestRow> requests = JournalRows.recent(assembly.publisher().journal(), hidden.getOrDefault(name, Set.of()),
