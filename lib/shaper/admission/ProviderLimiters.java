@@ -17,7 +17,7 @@ import shaper.route.RouteTable;
 /**
  * One provider's limiters: a limiter per route class (pattern or {@code @group}) with its own
  * {@code :N}, the default pool ({@code -concurrency}) and the optional global limiter
- * ({@code -global-concurrency}). Classification follows the original tool:
+ * ({@code -global-concurrency}). Classification:
  * <ul>
  *   <li>{@code :unlimited} match: no limiter at all, not even the global one;</li>
  *   <li>match with {@code :N}: that route's limiter, then global;</li>

@@ -57,8 +57,8 @@
  * {@code min(max(penalty × 2^(consecutive − 1), lastRetryAfter), maxPenalty)}, where
  * {@code consecutive} counts failures since the last success (saturating) and
  * {@code lastRetryAfter} is the last positive Retry-After reported since then. The growth is
- * exponential as the user documentation promises, not linear in the consecutive count as the
- * original Go code was; the doubling saturates instead of overflowing. A success resets both.
+ * exponential, as the README states, so the hold backs off quickly from an upstream that keeps
+ * failing; the doubling saturates instead of overflowing. A success resets both.
  * A disabled breaker's penalty is zero, so the caller uses {@code -failure-hold} instead.
  *
  * <h2>Transitions</h2>
