@@ -57,7 +57,7 @@ public record AdmissionConfig(List<String> limits, boolean limitAll, int concurr
         }
     }
 
-    /** The defaults of the original tool. */
+    /** The admission flags' defaults, as {@code -h} shows them. */
     public static AdmissionConfig defaults() {
         return new AdmissionConfig(List.of(), false, 4, 0, Duration.ofSeconds(30), 0, Duration.ZERO,
                 Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofSeconds(2), false, Duration.ofSeconds(30), false);

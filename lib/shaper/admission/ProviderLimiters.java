@@ -1,7 +1,6 @@
 package shaper.admission;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import shaper.limit.Limiter;
-import shaper.limit.LimiterSnapshot;
 import shaper.limit.LimiterView;
 import shaper.limit.TimeSource;
 import shaper.route.RouteClass;
@@ -19,7 +17,7 @@ import shaper.route.RouteTable;
 /**
  * One provider's limiters: a limiter per route class (pattern or {@code @group}) with its own
  * {@code :N}, the default pool ({@code -concurrency}) and the optional global limiter
- * ({@code -global-concurrency}). Classification follows the original tool:
+ * ({@code -global-concurrency}). Classification:
  * <ul>
  *   <li>{@code :unlimited} match: no limiter at all, not even the global one;</li>
  *   <li>match with {@code :N}: that route's limiter, then global;</li>
@@ -69,9 +67,9 @@ public final class ProviderLimiters {
             }
         }
         this.byRoute = Collections.unmodifiableMap(map);
-        this.defaultPool = factory.create("default", provider + " default", config.concurrency(), config.releaseCooldown(), headroom);
+        this.defaultPool = factory.create(LimiterViews.POOL, provider + " " + LimiterViews.POOL, config.concurrency(), config.releaseCooldown(), headroom);
         this.global = config.globalConcurrency() > 0
-                ? factory.create("global", provider + " global", config.globalConcurrency(), config.releaseCooldown(), headroom)
+                ? factory.create(LimiterViews.GLOBAL, provider + " " + LimiterViews.GLOBAL, config.globalConcurrency(), config.releaseCooldown(), headroom)
                 : null;
         if (usesDefault) {
             caps += config.concurrency();
@@ -82,7 +80,7 @@ public final class ProviderLimiters {
         int floor = global != null || limitAll ? POOL_FLOOR : UNBOUNDED_PASSTHROUGH_POOL;
         this.upstreamPoolSize = Math.max(floor, caps);
         this.bigCtxBytes = bigCtxTokens > 0 ? bigCtxTokens * 4L : Long.MAX_VALUE;
-        this.bigCtxGate = bigCtxTokens > 0 ? factory.create("large-request gate", provider + " large-request gate", bigCtxConcurrency, Duration.ZERO, Duration.ZERO) : null;
+        this.bigCtxGate = bigCtxTokens > 0 ? factory.create(LimiterViews.GATE, provider + " " + LimiterViews.GATE, bigCtxConcurrency, Duration.ZERO, Duration.ZERO) : null;
     }
 
     /**
@@ -120,9 +118,9 @@ public final class ProviderLimiters {
      */
     public Optional<Limiter> limiter(String key) {
         return Optional.ofNullable(switch (key) {
-            case "default" -> defaultPool;
-            case "global" -> global;
-            case "large-request gate" -> bigCtxGate;
+            case LimiterViews.POOL -> defaultPool;
+            case LimiterViews.GLOBAL -> global;
+            case LimiterViews.GATE -> bigCtxGate;
             default -> byRoute.get(key);
         });
     }
@@ -140,34 +138,11 @@ public final class ProviderLimiters {
         return routes.warnings();
     }
 
-    /** Every limiter's snapshot: routes in configuration order, then the default pool, then global. */
-    public List<LimiterSnapshot> snapshots() {
-        List<LimiterSnapshot> all = new ArrayList<>();
-        byRoute.values().forEach(l -> all.add(l.snapshot()));
-        all.add(defaultPool.snapshot());
-        if (global != null) {
-            all.add(global.snapshot());
-        }
-        if (bigCtxGate != null) {
-            all.add(bigCtxGate.snapshot());
-        }
-        return all;
-    }
-
-    /**
-     * Every limiter's view (held slots, waiters per class) by its key (route class key, {@code default},
-     * {@code global}, {@code large-request gate}), in the order of {@link #snapshots()}.
-     */
-    public Map<String, LimiterView> views() {
-        Map<String, LimiterView> all = new LinkedHashMap<>();
-        byRoute.forEach((key, l) -> all.put(key, l.view()));
-        all.put("default", defaultPool.view());
-        if (global != null) {
-            all.put("global", global.view());
-        }
-        if (bigCtxGate != null) {
-            all.put("large-request gate", bigCtxGate.view());
-        }
-        return all;
+    /** Every limiter's view (held slots, waiters per class), each in its role. */
+    public LimiterViews views() {
+        Map<String, LimiterView> byKey = new LinkedHashMap<>();
+        byRoute.forEach((key, l) -> byKey.put(key, l.view()));
+        return new LimiterViews(byKey, defaultPool.view(), Optional.ofNullable(global).map(Limiter::view),
+                Optional.ofNullable(bigCtxGate).map(Limiter::view));
     }
 }

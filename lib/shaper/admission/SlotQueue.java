@@ -25,7 +25,8 @@ import shaper.limit.TimeSource;
  * </pre>
  *
  * FIFO order holds per limiter and priority class (see {@code shaper.limit}); a request waiting on a later limiter
- * keeps the slots it already holds, as in the original tool.
+ * keeps the slots it already holds: given back, they would go to requests behind it, and it would
+ * have to queue for them again.
  */
 final class SlotQueue {
     private final AdmissionConfig config;

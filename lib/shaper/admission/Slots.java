@@ -8,8 +8,8 @@ import shaper.limit.LoadSample;
 import shaper.limit.Permit;
 
 /**
- * The permits one exchange holds, and the rule for giving them back (the original tool's defer
- * ordering, release cooldown always on top, applied by the limiter):
+ * The permits one exchange holds, and the rule for giving them back (the first of these that
+ * applies, the release cooldown always on top, applied by the limiter):
  * <ol>
  *   <li>a local error releases at once;</li>
  *   <li>a 429 from the upstream withholds one slot of the owning limiter (adaptive headroom, if on);</li>

@@ -1,6 +1,7 @@
 package shaper.breaker;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 
@@ -15,17 +16,19 @@ import java.util.function.LongSupplier;
  * whatever {@code allow()} returned. All methods are thread-safe and never block.
  */
 public interface CircuitBreaker {
+    /** How many transitions {@link #transitionsSince} keeps: more than a dashboard frame ever sees. */
+    int KEPT_TRANSITIONS = 32;
 
     /** A breaker for {@code config}, timed by {@code nanoTime}; a no-op one when the config disables it. */
     static CircuitBreaker of(BreakerConfig config, LongSupplier nanoTime) {
-        return of(config, nanoTime, java.util.List.of());
+        return of(config, nanoTime, List.of());
     }
 
     /**
      * A breaker for {@code config}, timed by {@code nanoTime}, telling {@code listeners} of each
      * state transition (a disabled breaker has none to tell).
      */
-    static CircuitBreaker of(BreakerConfig config, LongSupplier nanoTime, java.util.List<BreakerListener> listeners) {
+    static CircuitBreaker of(BreakerConfig config, LongSupplier nanoTime, List<BreakerListener> listeners) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(nanoTime, "nanoTime");
         return config.enabled() ? new DefaultCircuitBreaker(config, nanoTime, listeners) : new DisabledCircuitBreaker(config, nanoTime);
@@ -77,6 +80,15 @@ public interface CircuitBreaker {
 
     /** A consistent view for metrics and the TUI. */
     BreakerSnapshot snapshot();
+
+    /**
+     * The transitions numbered above {@code sequence}, oldest first; pass 0 for every one still kept,
+     * then the last one's {@link BreakerTransition#sequence()} to get only what came after it. Only
+     * the last {@link #KEPT_TRANSITIONS} are kept, so a reader that falls further behind finds a gap
+     * in the numbers. Lets an occasional reader (the TUI, once a frame) see a flap between two of
+     * its looks. A disabled breaker has none.
+     */
+    List<BreakerTransition> transitionsSince(long sequence);
 
     /** The current state alone, without building a snapshot. */
     default BreakerState state() {

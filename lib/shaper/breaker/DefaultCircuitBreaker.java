@@ -7,14 +7,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
- * The enabled breaker: the current {@link CircuitState} in one {@link AtomicReference}, replaced
- * by compare-and-set with the value its pure transition methods compute. The thread whose
- * compare-and-set changes the state tells the listeners, once per transition.
+ * The enabled breaker: the current {@link CircuitState} and the transitions that led to it, in one
+ * {@link AtomicReference}, replaced by compare-and-set with the value its pure transition methods
+ * compute. The thread whose compare-and-set changes the state tells the listeners, once per
+ * transition.
  */
 final class DefaultCircuitBreaker implements CircuitBreaker {
     private final BreakerConfig config;
     private final LongSupplier nanoTime;
-    private final AtomicReference<CircuitState> current = new AtomicReference<>(CircuitState.initial());
+    private final AtomicReference<Memory> current = new AtomicReference<>(new Memory(CircuitState.initial(), TransitionHistory.NONE));
     private final List<BreakerListener> listeners;
 
     DefaultCircuitBreaker(BreakerConfig config, LongSupplier nanoTime, List<BreakerListener> listeners) {
@@ -31,15 +32,16 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public Admission allow() {
         while (true) {
-            CircuitState seen = current.get();
+            Memory seen = current.get();
             // Time is read after the state, so a retry never judges a newer state with an older clock reading.
             long now = nanoTime.getAsLong();
-            CircuitState.Step step = seen.admit(now, config);
-            if (step.next() == seen) {
+            CircuitState.Step step = seen.state().admit(now, config);
+            if (step.next() == seen.state()) {
                 return step.admission();
             }
-            if (current.compareAndSet(seen, step.next())) {
-                announce(seen, step.next(), now);
+            Memory next = seen.then(step.next(), now, config);
+            if (current.compareAndSet(seen, next)) {
+                announce(seen, next);
                 return step.admission();
             }
         }
@@ -69,18 +71,23 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     @Override
     public Duration penalty() {
-        CircuitState s = current.get();
+        CircuitState s = current.get().state();
         return config.penaltyAfter(s.consecutiveFailures(), Duration.ofNanos(s.lastRetryAfterNanos()));
     }
 
     @Override
     public BreakerState state() {
-        return current.get().state();
+        return current.get().state().state();
     }
 
     @Override
     public BreakerSnapshot snapshot() {
-        return current.get().snapshot(nanoTime.getAsLong(), config);
+        return current.get().state().snapshot(nanoTime.getAsLong(), config);
+    }
+
+    @Override
+    public List<BreakerTransition> transitionsSince(long sequence) {
+        return current.get().history().since(sequence);
     }
 
     private void settle(Admission admission, CircuitState.Result result, Duration retryAfter) {
@@ -90,32 +97,48 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
         long retryAfterNanos = BreakerConfig.nanos(retryAfter);
         while (true) {
-            CircuitState seen = current.get();
+            Memory seen = current.get();
             long now = nanoTime.getAsLong();
-            CircuitState next = seen.settle(allowed, result, retryAfterNanos, now, config);
-            if (next == seen) {
+            CircuitState settled = seen.state().settle(allowed, result, retryAfterNanos, now, config);
+            if (settled == seen.state()) {
                 return;
             }
+            Memory next = seen.then(settled, now, config);
             if (current.compareAndSet(seen, next)) {
-                announce(seen, next, now);
+                announce(seen, next);
                 return;
             }
         }
     }
 
     /** Called by the compare-and-set winner only; each listener isolated from the others. */
-    private void announce(CircuitState before, CircuitState after, long now) {
-        if (before.state() == after.state() || listeners.isEmpty()) {
+    private void announce(Memory before, Memory after) {
+        if (before.history() == after.history() || listeners.isEmpty()) {
             return;
         }
-        BreakerSnapshot snapshot = after.snapshot(now, config);
+        BreakerTransition made = after.history().newest();
         for (BreakerListener l : listeners) {
             try {
-                l.transition(before.state(), after.state(), snapshot);
+                l.transition(made.from(), made.to(), made.after());
             } catch (RuntimeException e) {
                 Thread t = Thread.currentThread();
                 t.getUncaughtExceptionHandler().uncaughtException(t, e);
             }
+        }
+    }
+
+    /**
+     * The state and the transitions that led to it, published by one compare-and-set: the history
+     * lists transitions in the order the state went through them, which listeners, told after the
+     * compare-and-set by whichever thread won it, cannot promise when two threads move the state
+     * within moments.
+     */
+    private record Memory(CircuitState state, TransitionHistory history) {
+        /** {@code next} in place of this state, with its transition recorded when the state (not only a count) changed. */
+        Memory then(CircuitState next, long now, BreakerConfig config) {
+            return next.state() == state.state()
+                    ? new Memory(next, history)
+                    : new Memory(next, history.then(state.state(), next.state(), next.snapshot(now, config)));
         }
     }
 }

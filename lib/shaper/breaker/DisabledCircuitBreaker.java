@@ -1,6 +1,7 @@
 package shaper.breaker;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 
@@ -53,5 +54,10 @@ final class DisabledCircuitBreaker implements CircuitBreaker {
     @Override
     public BreakerSnapshot snapshot() {
         return new BreakerSnapshot(BreakerState.CLOSED, 0, 0, config.openTimeoutAfter(0), false, Duration.ZERO, Duration.ZERO);
+    }
+
+    @Override
+    public List<BreakerTransition> transitionsSince(long sequence) {
+        return List.of();
     }
 }

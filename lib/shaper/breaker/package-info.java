@@ -57,9 +57,16 @@
  * {@code min(max(penalty × 2^(consecutive − 1), lastRetryAfter), maxPenalty)}, where
  * {@code consecutive} counts failures since the last success (saturating) and
  * {@code lastRetryAfter} is the last positive Retry-After reported since then. The growth is
- * exponential as the user documentation promises, not linear in the consecutive count as the
- * original Go code was; the doubling saturates instead of overflowing. A success resets both.
+ * exponential, as the README states, so the hold backs off quickly from an upstream that keeps
+ * failing; the doubling saturates instead of overflowing. A success resets both.
  * A disabled breaker's penalty is zero, so the caller uses {@code -failure-hold} instead.
+ *
+ * <h2>Transitions</h2>
+ * Each state change is told once to the listeners given at construction (the log line), from the
+ * thread whose call made it, and recorded in a short numbered history published with the state
+ * ({@link shaper.breaker.CircuitBreaker#transitionsSince}). A reader that only looks now and then,
+ * such as the TUI once a frame, reads the history instead of comparing states, so a circuit that
+ * opened, probed and closed between two of its looks still shows all three changes.
  *
  * <h2>Thread-safety</h2>
  * A breaker is shared by all request threads of its provider. Its whole memory is one immutable

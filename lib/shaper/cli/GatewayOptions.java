@@ -7,7 +7,7 @@ import shaper.config.ConfigException;
 import shaper.config.GatewayConfig;
 import shaper.config.UpstreamUrl;
 
-/** Provider-scope flags that joined from AR-Proxy: the Responses upstream, the large-request gate, the mirror log. */
+/** Provider-scope gateway flags: a separate upstream for the Responses API, the large-request gate, a per-provider mirror log. */
 public final class GatewayOptions {
     @Option(names = {"-responses-upstream", "--responses-upstream"}, paramLabel = "URL",
             description = "Separate upstream for /v1/responses*, /v1/models* and /api/pricing (default: -upstream)")

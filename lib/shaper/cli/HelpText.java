@@ -3,7 +3,7 @@ package shaper.cli;
 import java.util.List;
 
 /**
- * The {@code -h} text, rendered from the {@link OptionModel} like the Go tool's flag reference:
+ * The {@code -h} text, rendered from the {@link OptionModel} as a flag reference:
  * one line per flag with its value type and default, each flag once, server scope first.
  */
 final class HelpText {

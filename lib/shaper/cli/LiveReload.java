@@ -12,8 +12,8 @@ import shaper.server.ShaperServer;
 import shaper.signal.Signals;
 
 /**
- * Connects a running proxy to its {@code -config} file: a {@link Reloader} over the original command
- * line, run on {@code SIGHUP} and, with {@code -config-watch}, when the file changes. Without a file,
+ * Connects a running proxy to its {@code -config} file: a {@link Reloader} over the command line the
+ * proxy started with, run on {@code SIGHUP} and, with {@code -config-watch}, when the file changes. Without a file,
  * {@code SIGHUP} only logs that there is nothing to reload (rather than stopping the proxy, the JVM's
  * default).
  */

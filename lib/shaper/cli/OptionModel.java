@@ -81,7 +81,7 @@ public final class OptionModel {
         }
     }
 
-    /** The first single-dash spelling: the Go tool's name for the flag. */
+    /** The first single-dash spelling: the flag's canonical name, the one help, config keys and messages use. */
     private static String primaryName(OptionSpec o) {
         for (String n : o.names()) {
             if (n.startsWith("-") && !n.startsWith("--")) {

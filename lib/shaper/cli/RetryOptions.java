@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 import shaper.config.ConfigException;
 import shaper.retry.RetryConfig;
 
-/** Provider-scope flags of the retry transport (the Go tool's plus AR-Proxy's body-matched retries). */
+/** Provider-scope flags of the retry transport: retries by status and transport error, and by the error body's wording. */
 public final class RetryOptions {
     @Option(names = {"-retry", "--retry"}, paramLabel = "N", defaultValue = "-1",
             description = "Max retry attempts (-1 = unlimited within -retry-deadline, 0 = disabled)")

@@ -1,5 +1,5 @@
 /**
- * The command line, on picocli with the original tool's Go-style flags: single-dash long names,
+ * The command line, on picocli with Go-style flags: single-dash long names,
  * {@code -flag=value} or {@code -flag value}, Go durations and booleans. Flags are grouped by
  * scope ({@link shaper.cli.ServerOptions}, {@link shaper.cli.ProviderOptions}; {@link shaper.cli.FlagScopes}
  * is the one source of which is which). Without {@code --provider} markers both scopes share one

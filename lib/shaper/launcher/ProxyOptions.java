@@ -20,7 +20,7 @@ import java.util.Optional;
  */
 public record ProxyOptions(int port, String upstream, Optional<String> responsesUpstream, int bigCtxTokens,
         int bigCtxConcurrency, Path log, Optional<Path> mirrorLog, Optional<Path> config) {
-    /** AR-Proxy's launcher default: the cc-switch bridge on the neighbouring port. */
+    /** The default upstream: a local cc-switch bridge, listening on the port after the shaper's own. */
     public static final String DEFAULT_UPSTREAM = "http://127.0.0.1:15721";
     public static final int DEFAULT_PORT = 15720;
     public static final int DEFAULT_BIG_CTX_TOKENS = 60_000;

@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * The settings Claude Code gets: a copy of the user's overlay with {@code env.ANTHROPIC_BASE_URL}
  * set to the shaper. The source is the first of {@code --settings}, {@code ~/.claude/retry-proxy.json}
  * (when it exists), {@code SHAPER_SETTINGS}, or an empty object. A value whose text starts with
- * <code>{</code> is inline JSON, anything else a file path; a named file must exist. The original is
+ * <code>{</code> is inline JSON, anything else a file path; a named file must exist. The user's file is
  * only ever read.
  *
  * <p>Valid means: one JSON object, nothing after it, and an {@code env} member that, if present,
@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * Messages name the source and the JSON position but never quote the content, which may hold keys.
  */
 public final class SettingsOverlay {
-    /** Read when no {@code --settings} is given, as AR-Proxy's launcher does. */
+    /** Read when no {@code --settings} is given, so a user's standing overlay applies to every launch without a flag. */
     static final String HOME_OVERLAY = ".claude/retry-proxy.json";
     static final String BASE_URL = "ANTHROPIC_BASE_URL";
 

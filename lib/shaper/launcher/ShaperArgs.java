@@ -7,14 +7,16 @@ import java.util.Optional;
 
 /**
  * The command line of a shaper the launcher starts: the one place that says what the launcher's
- * proxy runs with. It mirrors AR-Proxy's launcher defaults (CONTRACT.md, "Launcher").
+ * proxy runs with. Its defaults serve one interactive Claude Code session: patient retries, since a
+ * person at the prompt would rather wait out a rate limit than see the turn fail, and the
+ * large-request gate, so one huge context does not run beside others.
  */
 public final class ShaperArgs {
     /**
-     * AR-Proxy's retry defaults in the proxy's flag names: 8 attempts ({@code --max-attempts 8} =
-     * {@code -retry 7}), a 2 s base delay, and 429s retried like other rate limits.
+     * The launcher's retry settings: 8 attempts in all ({@code -retry 7}), a 2 s base delay, and 429s
+     * retried like other rate limits, because the session behind the launcher is a person waiting.
      */
-    static final List<String> AR_PROXY_RETRY = List.of("-retry", "7", "-retry-wait-min", "2s", "-retry-skip-429=false");
+    static final List<String> LAUNCHER_RETRY = List.of("-retry", "7", "-retry-wait-min", "2s", "-retry-skip-429=false");
 
     private ShaperArgs() {
     }
@@ -28,7 +30,7 @@ public final class ShaperArgs {
             return List.of("-config", o.config().get().toString(), "-bind", "127.0.0.1:" + o.port());
         }
         List<String> args = new ArrayList<>(List.of("-bind", "127.0.0.1:" + o.port(), "-upstream", o.upstream()));
-        args.addAll(AR_PROXY_RETRY);
+        args.addAll(LAUNCHER_RETRY);
         args.addAll(List.of("-big-ctx-tokens", Integer.toString(o.bigCtxTokens()),
                 "-big-ctx-concurrency", Integer.toString(o.bigCtxConcurrency())));
         o.responsesUpstream().ifPresent(u -> args.addAll(List.of("-responses-upstream", u)));

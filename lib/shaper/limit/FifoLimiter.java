@@ -15,9 +15,9 @@ import java.util.function.IntConsumer;
  * conditions and delayed work on the {@link TimeSource}'s timer.
  */
 public final class FifoLimiter implements Limiter {
-    /** The release cooldown of the original tool ({@code -release-cooldown}). */
+    /** The default {@code -release-cooldown}: how long a released slot cools before the next waiter gets it. */
     public static final Duration DEFAULT_RELEASE_COOLDOWN = Duration.ofMillis(200);
-    /** The headroom window of the original tool ({@code -adaptive-headroom-window}). */
+    /** The default {@code -adaptive-headroom-window}: how long {@code -adaptive-headroom} withholds a slot after an upstream 429. */
     public static final Duration DEFAULT_HEADROOM_WINDOW = Duration.ofSeconds(30);
 
     private final String name;

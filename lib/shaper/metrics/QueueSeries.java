@@ -32,7 +32,7 @@ final class QueueSeries {
                 Series.LIMIT.gauge().callback(cb -> providers.get().forEach(p -> labelled(p)
                                 .forEach((key, v) -> cb.call(v.counts().effectiveLimit(), p.name(), key)))).build(),
                 Series.CLASS_QUEUED.gauge().callback(cb -> providers.get().stream().filter(p -> p.priority().enabled()).forEach(p -> {
-                            Map<String, LimiterView> views = p.limiters().views();
+                            Map<String, LimiterView> views = p.limiters().views().byKey();
                             Map<String, Integer> forTokens = p.budgetQueued().get();
                             for (QueueClass c : p.priority().classes()) {
                                 long n = views.values().stream().mapToLong(v -> v.queuedByClass().getOrDefault(c.name(), 0)).sum();
@@ -45,7 +45,7 @@ final class QueueSeries {
 
     /** The limiters whose key is a valid label value: one that is not valid UTF-8 exports nothing (fail-closed, never sanitized). */
     private static Map<String, LimiterView> labelled(ProviderView p) {
-        Map<String, LimiterView> out = new LinkedHashMap<>(p.limiters().views());
+        Map<String, LimiterView> out = new LinkedHashMap<>(p.limiters().views().byKey());
         out.keySet().removeIf(key -> !LabelValues.validUtf8(key));
         return out;
     }

@@ -65,7 +65,7 @@ public final class ShaperMetrics {
     public ShaperMetrics(Supplier<List<ProviderView>> providers, ExchangeHistograms histograms, ReloadStatus reloads) {
         this.providers = providers;
         gauge(Series.ACTIVE, p -> p.journal().activeCount());
-        gauge(Series.QUEUED, p -> p.limiters().snapshots().stream().mapToLong(LimiterSnapshot::waiters).sum());
+        gauge(Series.QUEUED, p -> p.limiters().views().counts().stream().mapToLong(LimiterSnapshot::waiters).sum());
         gauge(Series.OLDEST_QUEUED_SECONDS, ShaperMetrics::oldestLimitedWait);
         gauge(Series.RETRIES_IN_FLIGHT, p -> p.journal().retriesInFlight());
         QueueSeries.of(this.providers).forEach(this::register);

@@ -70,7 +70,7 @@ public final class ExchangeCounters {
      *
      * @param failed       proxy answers of its own (502, 503, 504, 429 queue full, 401)
      * @param queueTimeouts requests whose queue wait exceeded {@code -queue-timeout}
-     * @param clientLeft    exchanges ended because the client left (the original's "cancelled")
+     * @param clientLeft    exchanges ended because the client left (cancelled by the client)
      * @param upgraded      upgrade handshakes relayed
      */
     public record Snapshot(long cleanProxied, long cleanPassthrough, long aborted, long failed, long circuitRejected,

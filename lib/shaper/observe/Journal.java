@@ -21,7 +21,10 @@ import java.util.function.LongSupplier;
  */
 public final class Journal {
     public static final int DEFAULT_CAPACITY = 512;
-    /** The in-flight view lists at most this many exchanges (the oldest first), like the original. */
+    /**
+     * The in-flight view lists at most this many exchanges (the oldest first), so a frame or a scrape
+     * copies a bounded list however many requests a flood leaves waiting.
+     */
     public static final int IN_FLIGHT_VIEW_LIMIT = 256;
     private static final long BUDGET_BYTES = 512L * 1024 * 1024;
     private static final long FALLBACK_CAPTURE = 1024L * 1024;

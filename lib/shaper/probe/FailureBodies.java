@@ -2,8 +2,8 @@ package shaper.probe;
 
 /**
  * The error texts the failing fixtures send, in one place. They carry exactly the wording the
- * AR-Proxy retry policy recognizes (rate limit / too_many_requests, failed before output,
- * Upstream service unavailable) or deliberately lack it (format errors), and the two markers that
+ * proxy's retry policy recognizes ({@code shaper.retry.ErrorWording}: rate limit / too_many_requests,
+ * failed before output, Upstream service unavailable) or deliberately lack it (format errors), and the two markers that
  * make an error deterministic ({@code invalid_request_error}, {@code rejected the request as invalid}).
  */
 final class FailureBodies {

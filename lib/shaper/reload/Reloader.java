@@ -11,7 +11,7 @@ import shaper.config.ShaperConfig;
 import shaper.configfile.ConfigLoader;
 
 /**
- * Reloads the {@code -config} file: the original command line is parsed again with the file as it
+ * Reloads the {@code -config} file: the command line the proxy started with is parsed again with the file as it
  * is now, validated whole and prepared by the {@link ReloadTarget}; only then is it swapped in. A
  * failure anywhere before the swap keeps the running configuration and logs one line naming the
  * cause (with file:line:column when the file is at fault). Reloads run one at a time.

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The error-body wording that AR-Proxy's retry policy recognizes, matched case-insensitively as plain
- * substrings of the (already decompressed) body. This is the one place where text becomes a type:
+ * The error-body wording the retry policy recognizes as a rate limit or a passing failure, matched
+ * case-insensitively as plain substrings of the (already decompressed) body. This is the one place where text becomes a type:
  * {@link #scan} returns an {@link ErrorSignal} and everything downstream switches on that.
  *
  * <p>Only a bounded prefix ({@link #MAX_SCAN_BYTES}) is read, so a huge error page costs nothing.
@@ -16,10 +16,10 @@ public final class ErrorWording {
     public static final int MAX_SCAN_BYTES = 16 * 1024;
 
     /**
-     * Rate-limit and transient-failure wording: the AR-Proxy list ({@code too_many_requests},
-     * {@code rate limit}, {@code quota exceeded}, {@code overloaded}, {@code failed before output},
-     * {@code experiencing high demand}, {@code Upstream service unavailable}) plus the spellings the same
-     * providers use for those conditions in codes and types ({@code rate_limit_error},
+     * Rate-limit and transient-failure wording as relays and providers write it in error messages
+     * ({@code too_many_requests}, {@code rate limit}, {@code quota exceeded}, {@code overloaded},
+     * {@code failed before output}, {@code experiencing high demand}, {@code Upstream service unavailable})
+     * plus the spellings the same providers use for those conditions in codes and types ({@code rate_limit_error},
      * {@code rate_limit_exceeded}, {@code Too Many Requests}). {@code overloaded} covers Anthropic's
      * {@code overloaded_error}.
      */

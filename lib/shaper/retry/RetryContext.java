@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Where one request stands in its retry budget; immutable, one per attempt.
  *
- * @param attempt           the upstream call just made, 1 for the original call
+ * @param attempt           the upstream call just made, 1 for the first call
  * @param deadline          end of the request's retry budget ({@code -retry-deadline} after the body was read)
  * @param reasoningStripped the stale-reasoning recovery has already been used
  */
@@ -19,7 +19,7 @@ public record RetryContext(int attempt, Instant deadline, boolean reasoningStrip
         }
     }
 
-    /** The context of the original call; {@code now} is when the request body has been read. */
+    /** The context of the first call; {@code now} is when the request body has been read. */
     public static RetryContext first(RetryConfig config, Instant now) {
         return new RetryContext(1, now.plus(config.deadline()), false);
     }

@@ -8,7 +8,7 @@ public sealed interface RetryDecision {
 
     /**
      * Replay the request after {@code delay}. For {@link RetryReason#STALE_REASONING} the replayed body is
-     * {@link StaleReasoning#stripCarriers} of the original; when that finds nothing to strip, the 400 is
+     * {@link StaleReasoning#stripCarriers} of the body last sent; when that finds nothing to strip, the 400 is
      * returned instead.
      *
      * @param reason why the attempt is replayed

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Stale-reasoning recovery (AR-Proxy). cc-switch carries an OpenAI Responses {@code reasoning} item
+ * Stale-reasoning recovery. cc-switch carries an OpenAI Responses {@code reasoning} item
  * through the Messages API inside a thinking block: as the {@code signature} of a {@code thinking} block
  * or the {@code data} of a {@code redacted_thinking} block, prefixed {@value #CARRIER_PREFIX}. When the
  * conversation later reaches a different backend resource, that item cannot be verified there and the

@@ -4,9 +4,10 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Failure classification for the circuit breaker (the original tool's rules): status 0, 429 and
- * 500–599 are failures; a 403 is a failure only as a temporary ban; other 4xx, 1xx and 3xx are
- * neutral; 2xx is success. Stateless.
+ * Failure classification for the circuit breaker: status 0, 429 and 500–599 are failures; a 403 is
+ * a failure only as a temporary ban (a plain 403 is a bad key, which an open circuit would hide
+ * behind {@code 503 circuit open}); other 4xx, 1xx and 3xx say nothing about the upstream's health
+ * and are neutral; 2xx is success. Stateless.
  */
 public final class UpstreamFailures {
     /**

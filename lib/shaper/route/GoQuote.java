@@ -1,8 +1,9 @@
 package shaper.route;
 
 /**
- * Double-quotes a string the way Go's {@code %q} does for printable text, so messages read exactly
- * like the original tool's: quotes and backslashes escaped, control characters shown as escapes.
+ * Double-quotes a string the way Go's {@code %q} does for printable text: quotes and backslashes
+ * escaped, control characters shown as escapes, so a pattern quoted in a message shows exactly where
+ * it starts and ends and what it holds, whatever the command line put in it.
  */
 final class GoQuote {
     private GoQuote() {

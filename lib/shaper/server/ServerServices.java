@@ -34,7 +34,7 @@ record ServerServices(TimeSource time, boolean ownsTime, ExchangeLog log, Discon
                 metrics ? Optional.of(new ExchangeHistograms()) : Optional.empty());
     }
 
-    /** The same services with other client keys (a reload read them again); closing stays with the original. */
+    /** The same services with other client keys (a reload read them again); closing stays with the services it was copied from. */
     ServerServices withKeys(ClientKeys other) {
         return new ServerServices(time, ownsTime, log, disconnects, parts, other, env, err, histograms);
     }

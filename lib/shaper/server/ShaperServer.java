@@ -196,9 +196,13 @@ public final class ShaperServer {
         return assembly(provider).breaker().snapshot();
     }
 
-    /** The named provider's limiter snapshots (routes, default pool, global, large-request gate). */
+    /**
+     * The counts of every one of the named provider's limiters (routes, default pool, global,
+     * large-request gate), for sums and look-ups by name; {@code ProviderLimiters.views()} tells
+     * them apart by role.
+     */
     public List<LimiterSnapshot> limiters(String provider) {
-        return assembly(provider).limiters().snapshots();
+        return assembly(provider).limiters().views().counts();
     }
 
     /** The named provider's cluster link (up or on its fallback, transitions), empty when its limiters are in-process. */

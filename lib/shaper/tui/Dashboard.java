@@ -32,7 +32,7 @@ import org.jline.terminal.Terminal;
  * machine) switches the theme then; the replies are read by the key reader, never as keys.
  */
 public final class Dashboard {
-    /** As the original tool's feeder: a fresh frame four times a second. */
+    /** A fresh frame four times a second: counters look live, and copying the snapshots stays cheap. */
     static final Duration TICK = Duration.ofMillis(250);
     /** While the proxy stops, the loop looks this often whether it is done. */
     private static final long POLL_WHILE_STOPPING = Duration.ofMillis(20).toNanos();

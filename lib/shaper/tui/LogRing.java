@@ -10,7 +10,7 @@ import java.util.List;
  * render loop, which copies the lines a few times a second.
  */
 public final class LogRing {
-    /** As in the original tool: the Logs tab keeps 2048 lines. */
+    /** The Logs tab keeps 2048 lines: pages of scroll-back, in memory that a chatty proxy cannot grow. */
     public static final int CAPACITY = 2048;
 
     private final ArrayDeque<String> lines = new ArrayDeque<>(CAPACITY);

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The Network tab's Name column: the last path segment (the reference's Name), with as many
+ * The Network tab's Name column: the last path segment, as a browser's network panel names a request, with as many
  * segments before it as it takes to tell apart the different paths on screen that end alike
  * ({@code a/messages} and {@code b/messages}), then the model the request names, so rows of
  * one endpoint read apart ({@code messages · claude-sonnet-4}).

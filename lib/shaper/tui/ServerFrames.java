@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import shaper.admission.HeldSlots;
+import shaper.admission.LimiterViews;
 import shaper.breaker.BreakerSnapshot;
 import shaper.config.ProviderConfig;
 import shaper.config.ShaperConfig;
@@ -22,8 +23,9 @@ import shaper.server.ShaperServer;
 /**
  * The one place where the dashboard meets the running proxy: it copies the snapshots of each
  * provider's assembly (limiters, breaker, counters, journal) into {@link Frame}s and keeps the dashboard's reset
- * baseline; breaker and cluster-link transitions seen between two frames become toasts. It never
- * touches a limiter or breaker object. Used by the render loop's thread only.
+ * baseline; breaker and cluster-link transitions since the last frame become toasts. It reads only
+ * immutable values (snapshots, views, the breaker's transition record) and never changes a limiter
+ * or breaker. Used by the render loop's thread only.
  */
 public final class ServerFrames implements FrameSource {
     private final ShaperServer server;
@@ -65,18 +67,13 @@ public final class ServerFrames implements FrameSource {
     private ProviderFrame provider(ProviderAssembly assembly) {
         ProviderConfig p = assembly.config();
         String name = p.name();
-        // ProviderLimiters.views() lists routes in configuration order, then the default pool,
-        // then global and the large-request gate when they are configured.
-        List<LimiterView> views = List.copyOf(assembly.limiters().views().values());
-        List<LimiterSnapshot> all = views.stream().map(LimiterView::counts).toList();
-        boolean hasGlobal = p.admission().globalConcurrency() > 0;
-        boolean hasGate = p.gateway().bigCtxTokens() > 0;
-        int routes = all.size() - 1 - (hasGlobal ? 1 : 0) - (hasGate ? 1 : 0);
-        LimiterSnapshot pool = all.get(routes);
-        LimiterSnapshot global = hasGlobal ? all.get(routes + 1) : null;
-        LimiterSnapshot gate = hasGate ? all.getLast() : null;
+        LimiterViews views = assembly.limiters().views();
+        LimiterSnapshot pool = views.pool().counts();
+        List<LimiterSnapshot> routes = views.routes().values().stream().map(LimiterView::counts).toList();
+        LimiterSnapshot global = views.global().map(LimiterView::counts).orElse(null);
+        LimiterSnapshot gate = views.gate().map(LimiterView::counts).orElse(null);
         BreakerSnapshot breaker = p.breaker().enabled() ? assembly.breaker().snapshot() : null;
-        transitions.breaker(name, breaker);
+        transitions.breaker(name, assembly.breaker());
         transitions.link(name, assembly.cluster().map(shaper.cluster.ClusterBackend::snapshot));
         ExchangeCounters.Snapshot counters = since(baseline.get(name), assembly.publisher().counters().snapshot());
         List<RequestRow> requests = JournalRows.recent(assembly.publisher().journal(), hidden.getOrDefault(name, Set.of()),
@@ -84,10 +81,11 @@ public final class ServerFrames implements FrameSource {
         RouteTally tally = tallies.computeIfAbsent(name, n -> new RouteTally());
         tally.absorb(requests);
         Map<String, Integer> held = new HashMap<>();
-        views.forEach(v -> held.put(v.counts().name(), v.held()));
+        views.byKey().values().forEach(v -> held.put(v.counts().name(), v.held()));
         List<String> reasons = assembly.admission().held().now().keySet().stream().map(HeldSlots.Reason::label).toList();
-        SlotDetail slots = new SlotDetail(held, reasons, moves.see(name, all, clock.instant()), p.adaptive().enabled(), p.adaptive().min());
-        return new ProviderFrame(name, p.mountPrefix().path(), UpstreamUrl.display(p.upstream()), pool, all.subList(0, routes),
+        SlotDetail slots = new SlotDetail(held, reasons, moves.see(name, views.counts(), clock.instant()), p.adaptive().enabled(),
+                p.adaptive().min());
+        return new ProviderFrame(name, p.mountPrefix().path(), UpstreamUrl.display(p.upstream()), pool, routes,
                 global, gate, breaker, counters, requests, JournalRows.inFlight(assembly.publisher().journal()), tally.stats(clock.instant()), slots,
                 tokens.read(name, assembly.tokens(), clock.instant()));
     }

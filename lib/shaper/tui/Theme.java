@@ -11,7 +11,7 @@ import shaper.breaker.BreakerState;
 /**
  * Every colour and text style of the dashboard, and nothing else. Renderers ask a theme for a style
  * by meaning ("ok", "queue bar at 55%"), so a palette change happens here only. There are two
- * palettes, both the original tool's design (GitHub-like): {@link #DARK} and {@link #LIGHT}; the
+ * palettes of one GitHub-like design, {@link #DARK} and {@link #LIGHT}; the
  * dashboard picks the one that suits the terminal's background ({@link #forBackground}).
  *
  * <p>Colours go out as 24-bit RGB when the terminal says it takes them ({@code COLORTERM=truecolor}
@@ -36,10 +36,10 @@ public final class Theme {
         }
     }
 
-    /** The dark palette (the reference's DESIGN colours). */
+    /** The dark palette: near-black surfaces, one blue accent, green, amber, red and orange for states. */
     static final Palette DARK = new Palette(0x0D1117, 0x161B22, 0x21262D, 0xE6EDF3, 0x8B949E, 0x6E7681, 0x58A6FF, 0x388BFD,
             0x0D1117, 0xE6EDF3, 0x3FB950, 0xD29922, 0xF85149, 0xF0883E, 0x30363D);
-    /** The light palette: accent {@code #0550AE} as the reference names it, the rest its light counterparts. */
+    /** The light palette: the dark one's counterparts on white, with the accent darkened to {@code #0550AE} to read on it. */
     static final Palette LIGHT = new Palette(0xFFFFFF, 0xF6F8FA, 0xEAEEF2, 0x1F2328, 0x59636E, 0x6E7781, 0x0550AE, 0x0969DA,
             0xFFFFFF, 0xFFFFFF, 0x1A7F37, 0x9A6700, 0xCF222E, 0xBC4C00, 0xD0D7DE);
 

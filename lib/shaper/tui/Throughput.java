@@ -16,8 +16,8 @@ import java.util.Map;
 final class Throughput {
     static final Duration WINDOW = Duration.ofSeconds(10);
     /**
-     * 40 slots of 250 ms: one per frame. (The original tool bins 100 slots of 100 ms at each exchange's
-     * end; finer slots than the frame period would only show the sampling.)
+     * 40 slots of 250 ms: one per frame. Finer slots than the frame period would only show the
+     * sampling, not the traffic.
      */
     static final int SLOTS = 40;
     private static final long SLOT_NANOS = WINDOW.toNanos() / SLOTS;

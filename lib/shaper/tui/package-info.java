@@ -4,7 +4,7 @@
  * <p>Data flows one way. {@link shaper.tui.ServerFrames} is the only class that talks to the running
  * proxy: four times a second it copies the public snapshots of the providers in force (one list, so a
  * reload that adds or removes a provider shows at the next frame: limiter views with their held slots,
- * the reasons of the holds running, breaker snapshots, counters, the journal, token usage per model,
+ * the reasons of the holds running, breaker snapshots and transitions, counters, the journal, token usage per model,
  * the upstream's stated rate limits and the pacing budget) into an immutable {@link shaper.tui.Frame}. Renderers (one per tab, plus
  * header, tab bar, footer and overlays) turn a frame and the operator's {@code ViewState} into rows
  * of styled text; they never see a limiter, a breaker or a mutable counter. Every colour comes from
@@ -22,7 +22,8 @@
  *
  * <p>Themes: {@link shaper.tui.Theme} holds a dark and a light palette; the render loop picks one
  * from the terminal's answer to a background colour query, which only the key reader reads.
- * Toasts: {@link shaper.tui.Toasts#post} from any thread; breaker and cluster-link transitions seen
- * between two frames are posted by {@link shaper.tui.ServerFrames}.
+ * Toasts: {@link shaper.tui.Toasts#post} from any thread; breaker and cluster-link transitions since
+ * the last frame are posted by {@link shaper.tui.ServerFrames}, each breaker transition from the
+ * breaker's own record of them, so a flap between two frames is not lost.
  */
 package shaper.tui;

@@ -10,15 +10,17 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import shaper.breaker.BreakerSnapshot;
+import shaper.breaker.BreakerConfig;
 import shaper.breaker.BreakerState;
+import shaper.breaker.CircuitBreaker;
 import shaper.cluster.LinkSnapshot;
 import shaper.cluster.RedisFallback;
 
-/** The dashboard's pure pieces: transition toasts, Network names, removed headers, log lines per provider. */
+/** The dashboard's pure pieces: transition toasts (from a real breaker on a test clock), Network names, removed headers, log lines per provider. */
 class TuiPiecesTest {
     private static final Instant NOW = Instant.parse("2026-12-01T08:00:00Z");
 
@@ -26,10 +28,13 @@ class TuiPiecesTest {
     void transitionsBetweenFramesBecomeToasts() {
         Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
         TransitionToasts t = new TransitionToasts(toasts);
-        t.breaker("alpha", breaker(BreakerState.CLOSED));
+        AtomicLong nanos = new AtomicLong();
+        CircuitBreaker alpha = CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
+        t.breaker("alpha", alpha);
         t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", true, 0, RedisFallback.LOCAL, "127.0.0.1:6379", null, 0)));
         assertTrue(toasts.showing(NOW).isEmpty(), "the first sight posts nothing");
-        t.breaker("alpha", breaker(BreakerState.OPEN));
+        alpha.recordFailure(alpha.allow(), Duration.ZERO);
+        t.breaker("alpha", alpha);
         t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", false, 1, RedisFallback.LOCAL, "127.0.0.1:6379", null, 0)));
         t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", false, 0, RedisFallback.CLOSED, "127.0.0.1:6379", null, 0)));
         t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", true, 2, RedisFallback.CLOSED, "127.0.0.1:6379", null, 0)));
@@ -62,8 +67,50 @@ class TuiPiecesTest {
         assertEquals(Optional.empty(), LogsView.provider("shaper listening on 127.0.0.1:8080"));
     }
 
-    private static BreakerSnapshot breaker(BreakerState s) {
-        return new BreakerSnapshot(s, 1, 1, Duration.ofSeconds(30), true, Duration.ZERO, Duration.ZERO);
+    @Test
+    void aBreakerThatFlapsBetweenTwoFramesShowsEveryTransition() {
+        Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
+        TransitionToasts t = new TransitionToasts(toasts);
+        AtomicLong nanos = new AtomicLong();
+        CircuitBreaker breaker = CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
+        t.breaker("alpha", breaker);
+
+        // between two frames: open, then after the open wait a probe that succeeds (half-open, closed)
+        breaker.recordFailure(breaker.allow(), Duration.ZERO);
+        nanos.addAndGet(Duration.ofSeconds(30).toNanos());
+        breaker.recordSuccess(breaker.allow());
+        assertEquals(BreakerState.CLOSED, breaker.state(), "the frame that follows finds the breaker as it was");
+        t.breaker("alpha", breaker);
+
+        List<Toasts.Toast> shown = toasts.showing(NOW);
+        assertEquals(List.of("alpha: circuit breaker open (1 consecutive failures)", "alpha: circuit breaker half-open, probing",
+                "alpha: circuit breaker closed"), shown.stream().map(Toasts.Toast::text).toList());
+        assertEquals(List.of(Toasts.Kind.ERROR, Toasts.Kind.WARN, Toasts.Kind.OK), shown.stream().map(Toasts.Toast::kind).toList());
+        t.breaker("alpha", breaker);
+        assertEquals(3, toasts.showing(NOW).size(), "a frame with no new transition posts nothing");
+    }
+
+    @Test
+    void aBreakerAReloadPutInPlaceIsNewsFromItsFirstTransition() {
+        Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
+        TransitionToasts t = new TransitionToasts(toasts);
+        AtomicLong nanos = new AtomicLong();
+        CircuitBreaker before = CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
+        before.recordFailure(before.allow(), Duration.ZERO);
+        t.breaker("alpha", before);
+        assertTrue(toasts.showing(NOW).isEmpty(), "what happened before the first frame is old news");
+
+        CircuitBreaker replaced = CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
+        replaced.recordFailure(replaced.allow(), Duration.ZERO);
+        t.breaker("alpha", replaced);
+        assertEquals(List.of("alpha: circuit breaker open (1 consecutive failures)"),
+                toasts.showing(NOW).stream().map(Toasts.Toast::text).toList(), "its numbers start over, its first transition is shown");
+    }
+
+    /** Opens on one failure, probes after 10 s. */
+    private static BreakerConfig tripOnFirstFailure() {
+        return new BreakerConfig(true, 1, Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(40), Duration.ofSeconds(1),
+                Duration.ofSeconds(1));
     }
 
     private static RequestRow row(String path, String model) {
