@@ -13,6 +13,7 @@ import io.helidon.http.WritableHeaders;
 import shaper.config.UpstreamUrl;
 import shaper.observe.Header;
 import shaper.proxy.client.OutgoingBody;
+import shaper.proxy.client.UpstreamClient;
 import shaper.proxy.client.UpstreamResponse;
 import shaper.proxy.watch.CallWatch;
 
@@ -84,8 +85,8 @@ final class UpstreamCall {
         rewrite.apply(fields);
         sent = JournalHeaders.sent(exchange.headers(), fields);
         try {
-            return to.upstream().client().send(exchange.method(), to.upstream().target(to.path(), to.query()), fields,
-                    outgoing(body), timeout, watch::awaiting);
+            return to.upstream().client().send(new UpstreamClient.Request(exchange.method(), to.upstream().target(to.path(), to.query()),
+                    fields, outgoing(body)), timeout, watch::awaiting);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -48,34 +48,41 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     /**
+     * One request to send.
+     *
+     * @param target the request target, written verbatim
+     * @param fields the header fields to send, in order ({@code Host}, framing and {@code Connection} are added here)
+     */
+    public record Request(String method, String target, Headers fields, OutgoingBody body) {
+    }
+
+    /**
      * Sends one request and reads the answer's head.
      *
-     * @param target   the request target, written verbatim
-     * @param fields   the header fields to send, in order ({@code Host}, framing and {@code Connection} are added here)
      * @param timeout  bound of every read (and of connecting, at most 10 s)
      * @param bodySent called once the body has been written and flushed
      * @throws IOException when the upstream cannot be reached or breaks off before its head is complete
      */
-    public UpstreamResponse send(String method, String target, Headers fields, OutgoingBody body, Duration timeout,
-            Runnable bodySent) throws IOException {
-        byte[] head = head(method, target, fields, body);
+    public UpstreamResponse send(Request request, Duration timeout, Runnable bodySent) throws IOException {
+        byte[] head = head(request.method(), request.target(), request.fields(), request.body());
         UpstreamConnection c = pool.take(timeout);
         try {
-            return exchange(c, method, head, body, timeout, bodySent);
+            return exchange(c, request, head, timeout, bodySent);
         } catch (DeadConnection e) {
-            if (!c.reused() || !body.replayable() || !diedWhileIdle(e)) {
+            if (!c.reused() || !request.body().replayable() || !diedWhileIdle(e)) {
                 throw e.cause();
             }
         }
         try {
-            return exchange(pool.fresh(timeout), method, head, body, timeout, bodySent);
+            return exchange(pool.fresh(timeout), request, head, timeout, bodySent);
         } catch (DeadConnection e) {
             throw e.cause();
         }
     }
 
-    private UpstreamResponse exchange(UpstreamConnection c, String method, byte[] head, OutgoingBody body, Duration timeout,
-            Runnable bodySent) throws IOException {
+    private UpstreamResponse exchange(UpstreamConnection c, Request request, byte[] head, Duration timeout, Runnable bodySent)
+            throws IOException {
+        OutgoingBody body = request.body();
         try {
             c.readTimeout(timeout);
             OutputStream out = c.out();
@@ -97,7 +104,7 @@ public final class UpstreamClient implements AutoCloseable {
         }
         try {
             bodySent.run();
-            return answer(c, method);
+            return answer(c, request.method());
         } catch (IOException | RuntimeException e) {
             c.close();
             throw e;
