@@ -16,7 +16,7 @@ final class StageFailed extends RuntimeException {
         return result;
     }
 
-    /** The original failure, rethrown as it was. */
+    /** The failure as it was thrown, thrown again. */
     RuntimeException rethrow() {
         if (getCause() instanceof RuntimeException r) {
             throw r;
