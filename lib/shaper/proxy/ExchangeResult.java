@@ -30,7 +30,7 @@ import shaper.retry.FailureClass;
  * @param cut             why the client connection must be dropped once the record is published
  *                        (a committed answer that cannot be finished honestly), or null
  * @param overload        why an attempt said the upstream is overloaded ({@code "429"}, {@code "early SSE error"}),
- *                        the first such cause; empty while none did ({@link OverloadSignal})
+ *                        the first such cause; empty while none did ({@link AnswerJudge})
  */
 record ExchangeResult(int status, Outcome outcome, EndReason reason, Provenance provenance, boolean reachedUpstream,
                       boolean clientAborted, boolean localError, FailureClass failure, Duration retryAfter, String cut,
@@ -90,7 +90,7 @@ record ExchangeResult(int status, Outcome outcome, EndReason reason, Provenance 
                 retryAfter, why, overload);
     }
 
-    /** An attempt's overload signal ({@link OverloadSignal}); the first one names the cause. */
+    /** An attempt's overload signal ({@link AnswerJudge}); the first one names the cause. */
     ExchangeResult overloaded(String cause) {
         return overload.isEmpty() && !cause.isEmpty()
                 ? new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, localError, failure,

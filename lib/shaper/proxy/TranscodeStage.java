@@ -21,11 +21,11 @@ import shaper.transcode.pipeline.Transcoder;
 import shaper.transcode.UpstreamError;
 
 /**
- * A transcoded route's stage in the one request path: the adapter between {@link Forwarder} and the
+ * A transcoded route's stage in the one request path: the adapter between {@link AttemptLoop} and the
  * pure {@link Transcoder}. {@link #prepare} turns the client body into the upstream request before
  * the first attempt (a local failure is answered here, in the client's dialect, and never reaches
  * the upstream or the breaker); {@link #relay} turns the accepted upstream answer into the client's.
- * Admission, limits, retries, the breaker and the exchange log stay the forwarder's.
+ * Admission, limits, retries, the breaker and the exchange log stay the request path's.
  *
  * <p>Outcome: a body or stream that breaks the wire contract, or a stream/JSON negotiation mismatch,
  * sets {@link FailureClass#BODY_ERROR} (an upstream failure); a local response conversion failure

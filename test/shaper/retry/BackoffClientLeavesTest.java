@@ -17,7 +17,7 @@ import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 
 /**
- * A client that leaves during a retry backoff ends the wait at once (BackoffWait watches the
+ * A client that leaves during a retry backoff ends the wait at once (BackoffStep watches the
  * socket): the exchange is recorded as the client's abort long before the backoff would have
  * ended, its slot is back, and no retry is sent for nobody.
  */
