@@ -24,8 +24,12 @@ import shaper.usage.UsageScanner;
  * received. A body decoded for inspection goes out decoded, without {@code Content-Encoding} and
  * {@code Content-Length}. On a stream committed early only a 2xx body is appended; an error answer
  * ends that stream with one error event carrying the upstream's type and message.
+ *
+ * <p>{@link #whole} and {@link #appended} relay the accepted answer {@code in} by {@code plan}, for the
+ * exchange so far {@code so}, and throw {@link RelayBroke} when the client or the upstream fails after
+ * the answer was committed.
  */
-final class ResponseRelay implements ClientSink.Delivery<ExchangeResult> {
+record ResponseRelay(UpstreamResponse in, Carriage c, Plan plan, ExchangeResult so) implements ClientSink.Delivery<ExchangeResult> {
     /** Bodies of known length up to this size are read whole and sent in one write with their head. */
     static final int SMALL_BODY = 16 * 1024;
     private static final Set<String> DROPPED_WHEN_DECODED = Set.of("content-encoding", "content-length", "content-md5",
@@ -89,27 +93,10 @@ final class ResponseRelay implements ClientSink.Delivery<ExchangeResult> {
         }
     }
 
-    private final UpstreamResponse in;
-    private final String method;
-    private final ExchangeTrace trace;
-    private final Plan plan;
-    private final ExchangeResult so;
-
-    /**
-     * The relay of the accepted answer {@code in} by {@code plan}, for the exchange so far {@code so};
-     * its {@link #whole} and {@link #appended} throw {@link RelayBroke} when the client or the
-     * upstream fails after the answer was committed.
-     */
-    ResponseRelay(UpstreamResponse in, Carriage c, Plan plan, ExchangeResult so) {
-        this.in = in;
-        this.method = c.exchange().method();
-        this.trace = c.trace();
-        this.plan = plan;
-        this.so = so;
-    }
-
     @Override
     public ExchangeResult whole(ServerResponse res) {
+        String method = c.exchange().method();
+        ExchangeTrace trace = c.trace();
         int code = plan.status() > 0 ? plan.status() : in.status().code();
         ExchangeResult committed = so.committed(code);
         res.status(plan.status() > 0 ? Status.create(code) : in.status());
@@ -165,6 +152,7 @@ final class ResponseRelay implements ClientSink.Delivery<ExchangeResult> {
 
     @Override
     public ExchangeResult appended(EarlyStream early, Dialect dialect) {
+        ExchangeTrace trace = c.trace();
         ExchangeResult committed = so.committed(200);
         int code = in.status().code();
         if (code < 200 || code > 299 || plan.status() > 0) {
