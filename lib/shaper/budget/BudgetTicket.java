@@ -1,6 +1,7 @@
 package shaper.budget;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.locks.Condition;
 
 import shaper.limit.LimiterUnavailableException;
@@ -38,13 +39,24 @@ final class BudgetTicket extends Queued implements Ticket {
     /** The full queue's answer, once a heavier class's arrival took this waiter's place ({@code REFUSED}). */
     private QueueFullException refusal;
 
-    BudgetTicket(TokenBudget budget, long number, Cost cost, QueueClass cls, boolean grantedNow, String waitingFor) {
+    /** A ticket whose cost was taken on arrival: it waits for nothing. */
+    static BudgetTicket granted(TokenBudget budget, long number, Cost cost, QueueClass cls) {
+        return new BudgetTicket(budget, number, cost, cls, null);
+    }
+
+    /** A ticket that joins the queue, waiting for {@code waitingFor} (a kind's word or {@link TokenBudget#HOLD}). */
+    static BudgetTicket queued(TokenBudget budget, long number, Cost cost, QueueClass cls, String waitingFor) {
+        return new BudgetTicket(budget, number, cost, cls, Objects.requireNonNull(waitingFor, "waitingFor"));
+    }
+
+    /** @param waitingFor what a queued ticket waits for; null only for a ticket granted on arrival */
+    private BudgetTicket(TokenBudget budget, long number, Cost cost, QueueClass cls, String waitingFor) {
         super(cls);
         this.budget = budget;
         this.number = number;
         this.cost = cost;
         this.wake = budget.lock.newCondition();
-        this.state = grantedNow ? State.GRANTED : State.QUEUED;
+        this.state = waitingFor == null ? State.GRANTED : State.QUEUED;
         this.waitingFor = waitingFor;
     }
 

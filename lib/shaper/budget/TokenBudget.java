@@ -108,7 +108,7 @@ public final class TokenBudget {
             if (queue.isEmpty()) {
                 block = store.take(cost, number);
                 if (block == null) {
-                    return new BudgetTicket(this, number, cost, cls, true, null);
+                    return BudgetTicket.granted(this, number, cost, cls);
                 }
             }
             if (!mayQueue) {
@@ -120,7 +120,7 @@ public final class TokenBudget {
             BudgetTicket head = queue.head();
             queue.makeRoom(name, maxDepth, cls);
             String reason = block != null ? block.what() : head.waitingFor();
-            BudgetTicket t = new BudgetTicket(this, number, cost, cls, false, reason == null ? RateLimitKind.TOKENS.word() : reason);
+            BudgetTicket t = BudgetTicket.queued(this, number, cost, cls, reason == null ? RateLimitKind.TOKENS.word() : reason);
             queue.add(t, block != null);
             if (block != null) {
                 schedule(block.nanos()); // the new head: it wakes when its wait is over

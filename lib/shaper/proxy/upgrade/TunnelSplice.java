@@ -25,25 +25,25 @@ final class TunnelSplice implements ServerConnection {
     private final DataReader clientIn;
     private final DataWriter clientOut;
     private final UpstreamSocket upstream;
-    private final boolean bidirectional;
-    private final long deadline;
-    private final Consumer<Boolean> onEnd;
+    /** Null for a tunnel, which is neither bounded nor reported. */
+    private final Bound bound;
     private long remaining;
 
-    private TunnelSplice(DataReader clientIn, DataWriter clientOut, UpstreamSocket upstream, boolean bidirectional,
-                         long remaining, long deadline, Consumer<Boolean> onEnd) {
+    /** What bounds a refused upgrade's body and who hears how it ended, as {@link #refusedBody} documents them. */
+    private record Bound(long length, long deadline, Consumer<Boolean> onEnd) {
+    }
+
+    private TunnelSplice(DataReader clientIn, DataWriter clientOut, UpstreamSocket upstream, Bound bound) {
         this.clientIn = clientIn;
         this.clientOut = clientOut;
         this.upstream = upstream;
-        this.bidirectional = bidirectional;
-        this.remaining = remaining;
-        this.deadline = deadline;
-        this.onEnd = onEnd;
+        this.bound = bound;
+        this.remaining = bound == null ? -1 : bound.length();
     }
 
     /** Both ways, unbounded in time: an established tunnel lives as long as its peers keep it. */
     static TunnelSplice tunnel(DataReader clientIn, DataWriter clientOut, UpstreamSocket upstream) {
-        return new TunnelSplice(clientIn, clientOut, upstream, true, -1, 0, complete -> { });
+        return new TunnelSplice(clientIn, clientOut, upstream, null);
     }
 
     /**
@@ -55,19 +55,19 @@ final class TunnelSplice implements ServerConnection {
      */
     static TunnelSplice refusedBody(DataWriter clientOut, UpstreamSocket upstream, long length, long deadline,
                                     Consumer<Boolean> onEnd) {
-        return new TunnelSplice(null, clientOut, upstream, false, length, deadline, onEnd);
+        return new TunnelSplice(null, clientOut, upstream, new Bound(length, deadline, onEnd));
     }
 
     @Override
     public void handle(io.helidon.common.concurrency.limits.Limit limit) {
-        Thread clientToUpstream = bidirectional ? Thread.ofVirtual().name("tunnel-up").start(this::pumpUp) : null;
+        Thread clientToUpstream = bound == null ? Thread.ofVirtual().name("tunnel-up").start(this::pumpUp) : null;
         boolean complete = false;
         try {
             InputStream in = upstream.in();
             byte[] buf = new byte[BUFFER];
             while (remaining != 0) {
-                if (!bidirectional) {
-                    upstream.boundReads(deadline);
+                if (bound != null) {
+                    upstream.boundReads(bound.deadline());
                 }
                 int n = in.read(buf, 0, remaining < 0 ? buf.length : (int) Math.min(buf.length, remaining));
                 if (n < 0) {
@@ -83,8 +83,8 @@ final class TunnelSplice implements ServerConnection {
             // either side closed: the tunnel's life is over
         } finally {
             upstream.close();
-            if (!bidirectional) {
-                onEnd.accept(complete);
+            if (bound != null) {
+                bound.onEnd().accept(complete);
             }
             if (clientToUpstream != null) {
                 clientToUpstream.interrupt();

@@ -135,16 +135,17 @@ public final class UpgradeTunnel implements Http1Upgrader {
             head = ResponseHead.parse(socket.readHead(deadline));
             h.trace.upstreamHeaders();
         } catch (IOException | RuntimeException e) {
-            return badGateway(ctx, h, admission, socket, TransportErrors.describe(e), BAD_GATEWAY);
+            return badGateway(new Handshake(ctx, h, admission, socket), TransportErrors.describe(e), BAD_GATEWAY);
         }
+        Handshake hs = new Handshake(ctx, h, admission, socket);
         if (!head.isHttp()) {
             // Not HTTP: a plain request gets 502 for this, and so does an upgrade.
-            return badGateway(ctx, h, admission, socket, "\"response is not HTTP\"", BAD_GATEWAY);
+            return badGateway(hs, "\"response is not HTTP\"", BAD_GATEWAY);
         }
         Optional<String> refusal = head.status() == 101
                 ? UpgradeProtocols.refusal(offered, head.values("Upgrade")) : Optional.empty();
         if (refusal.isPresent()) {
-            return badGateway(ctx, h, admission, socket, '"' + refusal.get() + '"', PROTOCOL_REFUSED);
+            return badGateway(hs, '"' + refusal.get() + '"', PROTOCOL_REFUSED);
         }
         h.trace.clientHeaders();
         try {
@@ -155,48 +156,58 @@ public final class UpgradeTunnel implements Http1Upgrader {
             h.end(head.status(), Outcome.ABORTED, EndReason.CLIENT_LEFT, head);
             return new Answered();
         }
-        return head.status() == 101 ? splice(ctx, h, admission, socket, head) : relayRefusal(ctx, h, admission, socket, head, deadline);
+        return head.status() == 101 ? splice(hs, head) : relayRefusal(hs, head, deadline);
     }
 
-    private static ServerConnection splice(ConnectionContext ctx, HandshakeExchange h, Admission admission, UpstreamSocket socket,
-                                           ResponseHead head) {
-        BreakerVerdict.of(true, FailureClass.SUCCESS, Duration.ZERO, false).report(h.target.breaker(), admission);
-        h.end(101, Outcome.CLEAN, EndReason.UPGRADED, head);
+    /**
+     * A handshake under way, from the moment it holds the breaker's admission: what every ending
+     * needs to answer the client, settle the admission and close the upstream.
+     *
+     * @param socket the upstream connection, or null when connecting failed
+     */
+    private record Handshake(ConnectionContext ctx, HandshakeExchange exchange, Admission admission, UpstreamSocket socket) {
+        CircuitBreaker breaker() {
+            return exchange.target.breaker();
+        }
+    }
+
+    private static ServerConnection splice(Handshake hs, ResponseHead head) {
+        BreakerVerdict.of(true, FailureClass.SUCCESS, Duration.ZERO, false).report(hs.breaker(), hs.admission());
+        hs.exchange().end(101, Outcome.CLEAN, EndReason.UPGRADED, head);
         try {
-            socket.untimed();
+            hs.socket().untimed();
         } catch (IOException e) {
-            socket.close();
+            hs.socket().close();
             return new Answered();
         }
-        return TunnelSplice.tunnel(ctx.dataReader(), ctx.dataWriter(), socket);
+        return TunnelSplice.tunnel(hs.ctx().dataReader(), hs.ctx().dataWriter(), hs.socket());
     }
 
     /**
      * A refused upgrade: its body (its declared length, else until the upstream closes) within what
      * is left of {@code -upstream-timeout}, then the client connection closes.
      */
-    private static ServerConnection relayRefusal(ConnectionContext ctx, HandshakeExchange h, Admission admission,
-                                                 UpstreamSocket socket, ResponseHead head, long deadline) {
+    private static ServerConnection relayRefusal(Handshake hs, ResponseHead head, long deadline) {
         FailureClass failure = UpstreamFailures.classify(head.status(), head, Instant.now());
-        return TunnelSplice.refusedBody(ctx.dataWriter(), socket, head.contentLength(), deadline, complete -> {
+        return TunnelSplice.refusedBody(hs.ctx().dataWriter(), hs.socket(), head.contentLength(), deadline, complete -> {
             // the verdict plain requests get: a body cut short is an upstream failure, a bare 4xx says nothing
             BreakerVerdict.of(complete, complete ? failure : FailureClass.TRANSPORT_ERROR, Duration.ZERO, false)
-                    .report(h.target.breaker(), admission);
-            h.end(head.status(), complete ? Outcome.CLEAN : Outcome.ABORTED,
+                    .report(hs.breaker(), hs.admission());
+            hs.exchange().end(head.status(), complete ? Outcome.CLEAN : Outcome.ABORTED,
                     complete ? EndReason.COMPLETED : EndReason.UPSTREAM_BROKE_OFF, head);
         });
     }
 
     /** {@code 502} with {@code body}: one log line naming the error, a breaker failure, one failed record. */
-    private ServerConnection badGateway(ConnectionContext ctx, HandshakeExchange h, Admission admission, UpstreamSocket socket,
-                                        String error, String body) {
+    private ServerConnection badGateway(Handshake hs, String error, String body) {
+        HandshakeExchange h = hs.exchange();
         log.info("upstream error provider=" + h.target.provider() + " method=" + h.method + " path=" + h.target.rawPath()
                 + " error=" + error);
-        if (socket != null) {
-            socket.close();
+        if (hs.socket() != null) {
+            hs.socket().close();
         }
-        h.target.breaker().recordFailure(admission, Duration.ZERO);
-        writeQuietly(ctx.dataWriter(), localAnswer("502 Bad Gateway", body));
+        hs.breaker().recordFailure(hs.admission(), Duration.ZERO);
+        writeQuietly(hs.ctx().dataWriter(), localAnswer("502 Bad Gateway", body));
         h.end(502, Outcome.FAILED, EndReason.UPSTREAM_UNREACHABLE, null);
         return new Answered();
     }
