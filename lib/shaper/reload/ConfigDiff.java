@@ -9,9 +9,9 @@ import java.util.Optional;
 
 import shaper.config.BindAddress;
 import shaper.config.GoDuration;
-import shaper.config.ProviderConfig;
-import shaper.config.ServerConfig;
-import shaper.config.ShaperConfig;
+import shaper.settings.ProviderConfig;
+import shaper.settings.ServerConfig;
+import shaper.settings.ShaperConfig;
 
 /**
  * What a reload changes, computed before anything is touched: providers are matched by name, and

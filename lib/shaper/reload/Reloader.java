@@ -7,8 +7,8 @@ import java.util.function.Consumer;
 import shaper.cli.Invocation;
 import shaper.cli.UsageException;
 import shaper.config.ConfigException;
-import shaper.config.ShaperConfig;
 import shaper.configfile.ConfigLoader;
+import shaper.settings.ShaperConfig;
 
 /**
  * Reloads the {@code -config} file: the original command line is parsed again with the file as it

@@ -1,4 +1,4 @@
-package shaper.config;
+package shaper.settings;
 
 import java.net.URI;
 import java.util.Objects;
@@ -8,6 +8,9 @@ import shaper.auth.AuthConfig;
 import shaper.breaker.BreakerConfig;
 import shaper.budget.BudgetConfig;
 import shaper.cluster.ClusterConfig;
+import shaper.config.GatewayConfig;
+import shaper.config.ProviderNames;
+import shaper.config.TranscodeConfig;
 import shaper.limit.AdaptiveConfig;
 import shaper.mount.MountPrefix;
 import shaper.priority.PriorityConfig;

@@ -1,9 +1,13 @@
-package shaper.config;
+package shaper.settings;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+
+import shaper.config.BindAddress;
+import shaper.config.ConfigException;
+import shaper.config.GoDuration;
 
 /**
  * Server-scope settings: the listener itself, shared by every provider.
