@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import shaper.Version;
 import shaper.config.BindAddress;
+import shaper.main.ShaperMain;
 import shaper.settings.ShaperConfig;
 
 /** Go-style flags, the two exit codes and their messages. */

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import shaper.auth.AuthMode;
 import shaper.auth.AuthSource;
 import shaper.config.BindAddress;
+import shaper.main.ShaperMain;
 import shaper.settings.ProviderConfig;
 import shaper.settings.ShaperConfig;
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import shaper.cli.CommandLineParser;
 import shaper.cli.Invocation;
-import shaper.cli.ShaperMain;
+import shaper.main.ShaperMain;
 import shaper.limit.AdaptiveConfig;
 import shaper.limit.QueueClass;
 import shaper.settings.ProviderConfig;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import shaper.cli.CommandLineParser;
 import shaper.cli.Invocation;
-import shaper.cli.ShaperMain;
+import shaper.main.ShaperMain;
 import shaper.settings.ProviderConfig;
 
 /** Every documented transcoding startup error, and the additive default layers. */
