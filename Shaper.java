@@ -18,7 +18,7 @@
 /** ai-concurrency-shaper: run {@code ./jbang Shaper.java -h} for the flags. */
 public class Shaper {
     public static void main(String[] args) {
-        int code = shaper.cli.ShaperMain.run(args, shaper.cli.ShaperMain.bufferedStdout(), System.err);
+        int code = shaper.main.ShaperMain.run(args, shaper.main.ShaperMain.bufferedStdout(), System.err);
         System.exit(code);
     }
 }

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import shaper.config.ConfigException;
-import shaper.proxy.HeaderPolicy;
+import shaper.http.HopByHop;
 
 /**
  * How the upstream credential is attached ({@code -auth-mode}, {@code -auth-header}).
@@ -35,7 +35,7 @@ public record AuthMode(Kind kind, String headerName) {
     /**
      * Custom credential names that are refused: fields the proxy or the HTTP layer owns
      * ({@code Host}, framing and {@code Content-*}, every hop-by-hop field of
-     * {@link HeaderPolicy#HOP_BY_HOP}), forwarding fields the stealth hop removes, conditional
+     * {@link HopByHop#NAMES}), forwarding fields the stealth hop removes, conditional
      * request fields (RFC 9110 §13.1), and protocol fields whose meaning is not a credential.
      * Lower case.
      */
@@ -132,7 +132,7 @@ public record AuthMode(Kind kind, String headerName) {
             throw new ConfigException(flag + ": \"" + name + "\" is not a valid header field name (expected: an RFC 7230 token)");
         }
         String lower = name.toLowerCase(Locale.ROOT);
-        boolean reserved = RESERVED_NAMES.contains(lower) || HeaderPolicy.HOP_BY_HOP.contains(lower)
+        boolean reserved = RESERVED_NAMES.contains(lower) || HopByHop.NAMES.contains(lower)
                 || RESERVED_PREFIXES.stream().anyMatch(lower::startsWith);
         if (reserved) {
             throw new ConfigException(flag + ": \"" + name + "\" is reserved (Host, Content-*, Anthropic-*, X-Forwarded-*, "

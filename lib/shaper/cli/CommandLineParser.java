@@ -13,9 +13,9 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import shaper.config.ConfigException;
-import shaper.config.ProviderConfig;
 import shaper.config.ProviderNames;
-import shaper.config.ShaperConfig;
+import shaper.settings.ProviderConfig;
+import shaper.settings.ShaperConfig;
 
 /**
  * Parses the proxy's Go-style command line ({@code -upstream URL}, {@code -flag=value}, double-dash

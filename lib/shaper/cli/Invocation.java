@@ -3,7 +3,7 @@ package shaper.cli;
 import java.nio.file.Path;
 import java.util.Optional;
 
-import shaper.config.ShaperConfig;
+import shaper.settings.ShaperConfig;
 
 /** What a command line asks for: help text, the version, the effective configuration, or a proxy to run. */
 public sealed interface Invocation {

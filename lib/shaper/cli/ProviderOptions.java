@@ -5,9 +5,9 @@ import java.net.URI;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import shaper.auth.AuthConfig;
-import shaper.config.ProviderConfig;
 import shaper.config.ProviderNames;
 import shaper.config.UpstreamUrl;
+import shaper.settings.ProviderConfig;
 
 /** Provider-scope flags: one upstream, where it is mounted, how it is authenticated and how requests to it are shaped. */
 public final class ProviderOptions {

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 import shaper.auth.AuthSource;
 import shaper.config.BindAddress;
 import shaper.config.ConfigException;
-import shaper.config.ServerConfig;
+import shaper.settings.ServerConfig;
 
 /** Server-scope flags: they configure the listener and belong before the first {@code --provider} marker. */
 public final class ServerOptions {

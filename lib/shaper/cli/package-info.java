@@ -8,8 +8,9 @@
  * {@link shaper.cli.OptionModel} reads every flag from picocli's model of the two option classes (mixins
  * included): {@code -h} ({@code HelpText}), the configuration file's keys, {@code -print-config} and
  * {@code shaper.schema.json} all come from it, so a new {@code @Option} needs no registration.
- * {@code -config FILE} is read by {@link shaper.configfile}; {@link shaper.cli.LiveReload} connects a
- * running proxy to its file ({@code SIGHUP}, {@code -config-watch}).
+ * This package only parses: {@code -config FILE} is read by {@link shaper.configfile}, which overlays
+ * the file with the command line and hands the result to this parser, and {@link shaper.main} starts
+ * the proxy and connects it to its file ({@code SIGHUP}, {@code -config-watch}); neither is imported here.
  * Exit codes: 2 for usage errors (unknown flag, bad syntax, unparseable value, a flag in the wrong
  * scope, a malformed marker, {@code --account}), 1 for semantic errors (a value out of range, a
  * missing upstream, overlapping prefixes, duplicate names, an unreadable secret).

@@ -4,7 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 
 /**
- * Provider-scope settings that came from AR-Proxy.
+ * Provider-scope gateway settings: a separate upstream for the Responses routes, the large-request gate and the mirror log.
  *
  * @param responsesUpstream separate upstream for {@code /v1/responses*}, {@code /v1/models*} and {@code /api/pricing}; null = the provider's upstream
  * @param bigCtxTokens      requests of at least this many estimated tokens (body bytes / 4) share the large-request gate; 0 = off

@@ -3,7 +3,7 @@ package shaper.config;
 import java.net.URI;
 import java.net.URISyntaxException;
 
-/** Validation of {@code -upstream}: an http or https URL with a host, with the original tool's error texts. */
+/** Validation of {@code -upstream} and the other upstream URL flags: an http or https URL with a host, without credentials or a fragment. */
 public final class UpstreamUrl {
     private UpstreamUrl() {
     }

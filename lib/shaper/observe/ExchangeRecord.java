@@ -44,24 +44,6 @@ public record ExchangeRecord(long id, String provider, RouteKind route, String r
                              int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                              BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage,
                              String priorityClass) {
-    /** A record of an exchange that used no tokens and queued in no priority class. */
-    public ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
-                          String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
-                          int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
-                          BodyPreview requestBody, BodyPreview responseBody, long responseBytes) {
-        this(id, provider, route, routeKey, method, path, query, status, outcome, reason, provenance, attempts, timings,
-                requestHeaders, upstreamHeaders, responseHeaders, requestBody, responseBody, responseBytes, TokenUsage.NONE, "");
-    }
-
-    /** A record of an exchange that queued in no priority class. */
-    public ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
-                          String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
-                          int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
-                          BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage) {
-        this(id, provider, route, routeKey, method, path, query, status, outcome, reason, provenance, attempts, timings,
-                requestHeaders, upstreamHeaders, responseHeaders, requestBody, responseBody, responseBytes, usage, "");
-    }
-
     public ExchangeRecord {
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(provider, "provider");

@@ -9,6 +9,8 @@ import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 
+import shaper.http.HopByHop;
+
 /**
  * Which headers cross the proxy. Two documented lists decide it:
  * <ul>
@@ -26,10 +28,11 @@ import io.helidon.http.Headers;
  * is decided by the body copy, so both are handled by the caller.
  */
 public final class HeaderPolicy {
-    /** Lower-case names of hop-by-hop fields (RFC 9110 §7.6.1 and the legacy set). */
-    public static final Set<String> HOP_BY_HOP = Set.of(
-            "connection", "proxy-connection", "keep-alive", "te", "trailer",
-            "transfer-encoding", "upgrade", "proxy-authenticate", "proxy-authorization");
+    /**
+     * Lower-case names of hop-by-hop fields (RFC 9110 §7.6.1 and the legacy set): {@link HopByHop#NAMES},
+     * the one list, which the credential settings check as well.
+     */
+    public static final Set<String> HOP_BY_HOP = HopByHop.NAMES;
 
     /**
      * Lower-case names of forwarding and client-IP fields removed for the stealth hop (RFC 7239

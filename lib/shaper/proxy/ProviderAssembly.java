@@ -9,11 +9,11 @@ import shaper.auth.UpstreamAuth;
 import shaper.breaker.CircuitBreaker;
 import shaper.budget.ProviderTokens;
 import shaper.cluster.ClusterBackend;
-import shaper.config.ProviderConfig;
 import shaper.limit.TimeSource;
 import shaper.observe.ExchangePublisher;
 import shaper.priority.PriorityClassifier;
 import shaper.retry.RetryPolicy;
+import shaper.settings.ProviderConfig;
 
 /**
  * One provider, whole: everything that serves its requests, built once from its config (by the

@@ -9,9 +9,9 @@ import java.util.Optional;
 
 import shaper.config.BindAddress;
 import shaper.config.GoDuration;
-import shaper.config.ProviderConfig;
-import shaper.config.ServerConfig;
-import shaper.config.ShaperConfig;
+import shaper.settings.ProviderConfig;
+import shaper.settings.ServerConfig;
+import shaper.settings.ShaperConfig;
 
 /**
  * What a reload changes, computed before anything is touched: providers are matched by name, and
@@ -47,8 +47,7 @@ public record ConfigDiff(ShaperConfig applied, List<String> added, List<String> 
         keep(kept, "-tui", was.tui(), now.tui());
         keep(kept, "-shutdown-grace", GoDuration.format(was.shutdownGrace()), GoDuration.format(now.shutdownGrace()));
         keep(kept, "-header-read-timeout", GoDuration.format(was.headerReadTimeout()), GoDuration.format(now.headerReadTimeout()));
-        ServerConfig server = new ServerConfig(was.bind(), now.clientKeys(), was.shutdownGrace(), was.headerReadTimeout(),
-                was.metricsBind(), was.tui());
+        ServerConfig server = was.withClientKeys(now.clientKeys());
 
         Map<String, ProviderConfig> old = new LinkedHashMap<>();
         running.providers().forEach(p -> old.put(p.name(), p));

@@ -1,39 +1,36 @@
 package shaper.reload;
 
-import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
-import shaper.cli.Invocation;
-import shaper.cli.UsageException;
-import shaper.config.ConfigException;
-import shaper.config.ShaperConfig;
-import shaper.configfile.ConfigLoader;
+import shaper.config.FlagException;
+import shaper.settings.ShaperConfig;
 
 /**
- * Reloads the {@code -config} file: the command line the proxy started with is parsed again with the file as it
- * is now, validated whole and prepared by the {@link ReloadTarget}; only then is it swapped in. A
- * failure anywhere before the swap keeps the running configuration and logs one line naming the
- * cause (with file:line:column when the file is at fault). Reloads run one at a time.
+ * Reloads the configuration: its {@link ConfigSource} is read again (for {@code -config}: the command line the
+ * proxy started with, with the file as it is now), validated whole and prepared by the {@link ReloadTarget};
+ * only then is it swapped in. A failure anywhere before the swap keeps the running configuration and
+ * logs one line naming the cause (with file:line:column when the file is at fault). Reloads run one
+ * at a time.
  */
 public final class Reloader {
     /** How the line of an applied reload begins (a refused one begins otherwise). */
     public static final String APPLIED = "config reloaded";
 
-    private final List<String> argv;
+    private final ConfigSource source;
     private final ReloadTarget target;
     private final Consumer<String> log;
     private final ReloadStatus status;
     private ShaperConfig running;
 
     /**
-     * @param argv    the proxy's command line, {@code -config FILE} included
+     * @param source  where each reload reads the configuration to run
      * @param running the configuration the proxy started with
      * @param status  counters and generation, shared with metrics and health
      * @param log     takes the one line per reload (the server's log: stdout, or the dashboard's Logs tab)
      */
-    public Reloader(List<String> argv, ShaperConfig running, ReloadStatus status, ReloadTarget target, Consumer<String> log) {
-        this.argv = List.copyOf(argv);
+    public Reloader(ConfigSource source, ShaperConfig running, ReloadStatus status, ReloadTarget target, Consumer<String> log) {
+        this.source = Objects.requireNonNull(source, "source");
         this.running = Objects.requireNonNull(running, "running");
         this.status = Objects.requireNonNull(status, "status");
         this.target = Objects.requireNonNull(target, "target");
@@ -48,23 +45,20 @@ public final class Reloader {
     public synchronized boolean reload() {
         ConfigDiff diff;
         Runnable commit;
-        ConfigLoader.Loaded loaded;
+        ConfigSource.Reading read;
         try {
-            loaded = ConfigLoader.load(argv);
-            if (!(loaded.invocation() instanceof Invocation.Run run)) {
-                throw new ConfigException("the command line no longer describes a proxy to run");
-            }
-            diff = ConfigDiff.of(running, run.config());
+            read = source.read();
+            diff = ConfigDiff.of(running, read.config());
             commit = target.prepare(diff);
-        } catch (UsageException | ConfigException e) {
+        } catch (FlagException e) {
             status.rejected();
             line("config reload failed, running configuration kept: " + e.getMessage());
             return false;
         }
         commit.run();
         running = diff.applied();
-        status.applied(loaded.fileHash());
-        line(APPLIED + ": generation " + status.generation() + loaded.fileHash().map(h -> " (sha256 " + h + ")").orElse("")
+        status.applied(read.fileHash());
+        line(APPLIED + ": generation " + status.generation() + read.fileHash().map(h -> " (sha256 " + h + ")").orElse("")
                 + ": " + diff.summary());
         return true;
     }

@@ -17,9 +17,9 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.Version;
-import shaper.config.ProviderConfig;
 import shaper.config.UpstreamUrl;
 import shaper.reload.ReloadStatus;
+import shaper.settings.ProviderConfig;
 
 /**
  * {@code GET /__shaper/health}: answered by the proxy itself, never forwarded. The launcher uses it

@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.Set;
 
 import shaper.auth.ClientKeys;
-import shaper.config.ProviderConfig;
-import shaper.config.ShaperConfig;
 import shaper.metrics.ProviderView;
 import shaper.proxy.ProviderAssembly;
 import shaper.proxy.ProxyHandler;
@@ -17,6 +15,8 @@ import shaper.proxy.Upstreams;
 import shaper.reload.ConfigDiff;
 import shaper.reload.ReloadStatus;
 import shaper.reload.ReloadTarget;
+import shaper.settings.ProviderConfig;
+import shaper.settings.ShaperConfig;
 
 /**
  * The providers in force, replaced whole by a reload. {@link #prepare} builds every provider of the

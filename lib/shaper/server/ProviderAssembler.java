@@ -14,8 +14,6 @@ import shaper.breaker.CircuitBreaker;
 import shaper.budget.ProviderTokens;
 import shaper.cluster.ClusterBackend;
 import shaper.config.ConfigException;
-import shaper.config.ProviderConfig;
-import shaper.config.ShaperConfig;
 import shaper.observe.BreakerTransitions;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
@@ -30,6 +28,8 @@ import shaper.proxy.Upstreams.Upstream;
 import shaper.proxy.Upstreams;
 import shaper.retry.RetryPolicy;
 import shaper.retry.ThreadLocalJitter;
+import shaper.settings.ProviderConfig;
+import shaper.settings.ShaperConfig;
 import shaper.transcode.TranscodeCredentials;
 
 /**

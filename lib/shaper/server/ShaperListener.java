@@ -9,10 +9,10 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
-import shaper.config.ServerConfig;
 import shaper.observe.ExchangeLog;
 import shaper.proxy.upgrade.UpgradeTunnel;
 import shaper.proxy.watch.ClientConnection;
+import shaper.settings.ServerConfig;
 
 /**
  * The Helidon listener of the proxy: one route (the {@link MountTable}) on virtual threads with

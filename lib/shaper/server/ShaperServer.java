@@ -19,8 +19,6 @@ import shaper.cluster.ClusterBackend;
 import shaper.cluster.LinkSnapshot;
 import shaper.config.BindAddress;
 import shaper.config.ConfigException;
-import shaper.config.ProviderConfig;
-import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.limit.LimiterSnapshot;
 import shaper.limit.SystemTimeSource;
@@ -32,6 +30,8 @@ import shaper.observe.ExchangeLog;
 import shaper.observe.Journal;
 import shaper.proxy.watch.HelidonInternals;
 import shaper.proxy.ProviderAssembly;
+import shaper.settings.ProviderConfig;
+import shaper.settings.ShaperConfig;
 
 /**
  * The running proxy: the assembled providers ({@link ProviderAssembly}, one each, nothing shared

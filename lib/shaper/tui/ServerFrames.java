@@ -11,14 +11,14 @@ import java.util.stream.Collectors;
 import shaper.admission.HeldSlots;
 import shaper.admission.LimiterViews;
 import shaper.breaker.BreakerSnapshot;
-import shaper.config.ProviderConfig;
-import shaper.config.ShaperConfig;
 import shaper.config.UpstreamUrl;
 import shaper.limit.LimiterSnapshot;
 import shaper.limit.LimiterView;
 import shaper.observe.ExchangeCounters;
 import shaper.proxy.ProviderAssembly;
 import shaper.server.ShaperServer;
+import shaper.settings.ProviderConfig;
+import shaper.settings.ShaperConfig;
 
 /**
  * The one place where the dashboard meets the running proxy: it copies the snapshots of each

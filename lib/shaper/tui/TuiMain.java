@@ -8,8 +8,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 
-import shaper.config.ShaperConfig;
 import shaper.server.ShaperServer;
+import shaper.settings.ShaperConfig;
 import shaper.signal.Signals;
 
 /**

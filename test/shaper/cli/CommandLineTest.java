@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 import shaper.Version;
 import shaper.config.BindAddress;
-import shaper.config.ShaperConfig;
+import shaper.main.ShaperMain;
+import shaper.settings.ShaperConfig;
 
 /** Go-style flags, the two exit codes and their messages. */
 class CommandLineTest {

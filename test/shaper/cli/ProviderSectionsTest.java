@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import shaper.auth.AuthMode;
 import shaper.auth.AuthSource;
 import shaper.config.BindAddress;
-import shaper.config.ProviderConfig;
-import shaper.config.ShaperConfig;
+import shaper.main.ShaperMain;
+import shaper.settings.ProviderConfig;
+import shaper.settings.ShaperConfig;
 
 /** --provider sections: scopes, names, prefixes, section errors and the exit codes. */
 class ProviderSectionsTest {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import shaper.cli.ShaperMain;
+import shaper.main.ShaperMain;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import shaper.cli.ShaperMain;
+import shaper.main.ShaperMain;
 
 /** Writes configuration files for tests and runs the real entry point on them. */
 final class ConfigFiles {

@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
-import shaper.cli.ShaperMain;
+import shaper.main.ShaperMain;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 import shaper.testing.TestNet;

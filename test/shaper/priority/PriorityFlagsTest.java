@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import shaper.cli.CommandLineParser;
 import shaper.cli.Invocation;
-import shaper.cli.ShaperMain;
-import shaper.config.ProviderConfig;
+import shaper.main.ShaperMain;
 import shaper.limit.AdaptiveConfig;
 import shaper.limit.QueueClass;
+import shaper.settings.ProviderConfig;
 
 /** The smarter queue's flags: parsed into the provider's config, bad values are semantic errors naming them. */
 class PriorityFlagsTest {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import shaper.cli.CommandLineParser;
 import shaper.cli.Invocation;
-import shaper.config.ShaperConfig;
+import shaper.settings.ShaperConfig;
 
 /** Which providers a reload adds, removes and changes, and which settings wait for a restart. */
 class ConfigDiffTest {

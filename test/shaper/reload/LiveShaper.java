@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import shaper.cli.Invocation;
-import shaper.cli.LiveReload;
+import shaper.main.LiveReload;
 import shaper.configfile.ConfigLoader;
 import shaper.server.ShaperServer;
 

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import shaper.cli.CommandLineParser;
 import shaper.cli.Invocation;
-import shaper.cli.ShaperMain;
-import shaper.config.ProviderConfig;
+import shaper.main.ShaperMain;
+import shaper.settings.ProviderConfig;
 
 /** Every documented transcoding startup error, and the additive default layers. */
 class TranscodeFlagsTest {

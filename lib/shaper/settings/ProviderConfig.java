@@ -1,4 +1,4 @@
-package shaper.config;
+package shaper.settings;
 
 import java.net.URI;
 import java.util.Objects;
@@ -8,6 +8,8 @@ import shaper.auth.AuthConfig;
 import shaper.breaker.BreakerConfig;
 import shaper.budget.BudgetConfig;
 import shaper.cluster.ClusterConfig;
+import shaper.config.GatewayConfig;
+import shaper.config.ProviderNames;
 import shaper.limit.AdaptiveConfig;
 import shaper.mount.MountPrefix;
 import shaper.priority.PriorityConfig;
@@ -55,42 +57,13 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
         prefix = MountPrefix.parse(prefix).path();
     }
 
-    /** A provider without priority classes or an adaptive limit. */
-    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
-                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
-                          TranscodeConfig transcode, BudgetConfig budget) {
-        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, cluster, transcode, budget, PriorityConfig.NONE,
-                AdaptiveConfig.OFF);
-    }
-
-    /** A provider without budgets. */
-    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
-                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
-                          TranscodeConfig transcode) {
-        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, cluster, transcode, BudgetConfig.OFF);
-    }
-
-    /** A provider without transcoding. */
-    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
-                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster) {
-        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, cluster, TranscodeConfig.OFF);
-    }
-
-    /** A provider whose limiters are in-process. */
-    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
-                          BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth) {
-        this(name, upstream, prefix, admission, retry, breaker, gateway, auth, ClusterConfig.IN_PROCESS);
-    }
-
-    /** A provider without upstream auth. */
-    public ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
-                          BreakerConfig breaker, GatewayConfig gateway) {
-        this(name, upstream, prefix, admission, retry, breaker, gateway, AuthConfig.DISABLED);
-    }
-
-    /** This provider with other cluster settings (a reload keeps the running ones: they cannot change live). */
+    /**
+     * This provider with other cluster settings and every other component as it is (a reload keeps the
+     * running cluster settings: they cannot change live).
+     */
     public ProviderConfig withCluster(ClusterConfig other) {
-        return new ProviderConfig(name, upstream, prefix, admission, retry, breaker, gateway, auth, other, transcode);
+        return new ProviderConfig(name, upstream, prefix, admission, retry, breaker, gateway, auth, other, transcode, budget,
+                priority, adaptive);
     }
 
     /** The parsed mount path. */

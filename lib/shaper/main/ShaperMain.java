@@ -1,4 +1,4 @@
-package shaper.cli;
+package shaper.main;
 
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
@@ -9,13 +9,16 @@ import java.util.List;
 import java.util.Optional;
 
 import shaper.Version;
+import shaper.cli.CommandLineParser;
+import shaper.cli.Invocation;
+import shaper.cli.UsageException;
 import shaper.config.ConfigException;
 import shaper.configfile.ConfigLoader;
-import shaper.server.ShaperServer;
 import shaper.reload.Reloader;
+import shaper.server.ShaperServer;
+import shaper.signal.Signals;
 import shaper.tui.Toasts;
 import shaper.tui.TuiMain;
-import shaper.signal.Signals;
 
 /**
  * The proxy's entry point behind {@code Shaper.java}: parse, validate, start, and block until

@@ -1,4 +1,4 @@
-package shaper.cli;
+package shaper.main;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -6,14 +6,19 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import shaper.cli.CommandLineParser;
+import shaper.cli.Invocation;
+import shaper.config.ConfigException;
+import shaper.configfile.ConfigLoader;
+import shaper.reload.ConfigSource;
 import shaper.reload.FileWatch;
 import shaper.reload.Reloader;
 import shaper.server.ShaperServer;
 import shaper.signal.Signals;
 
 /**
- * Connects a running proxy to its {@code -config} file: a {@link Reloader} over the command line the
- * proxy started with, run on {@code SIGHUP} and, with {@code -config-watch}, when the file changes. Without a file,
+ * Connects a running proxy to its {@code -config} file: a {@link Reloader} whose source is the command
+ * line the proxy started with, read again with the file ({@link #source}), run on {@code SIGHUP} and, with {@code -config-watch}, when the file changes. Without a file,
  * {@code SIGHUP} only logs that there is nothing to reload (rather than stopping the proxy, the JVM's
  * default).
  */
@@ -34,7 +39,19 @@ public final class LiveReload implements AutoCloseable {
                              Consumer<String> notify) {
         server.live().status().startedFrom(fileHash);
         Consumer<String> log = server.log()::info;
-        return new Reloader(argv, run.config(), server.live().status(), server.live(), log.andThen(notify));
+        return new Reloader(source(argv), run.config(), server.live().status(), server.live(), log.andThen(notify));
+    }
+
+    /** {@code argv} with its {@code -config} file as they read now; a command line that no longer runs a proxy is refused. */
+    static ConfigSource source(List<String> argv) {
+        List<String> args = List.copyOf(argv);
+        return () -> {
+            ConfigLoader.Loaded loaded = ConfigLoader.load(args);
+            if (!(loaded.invocation() instanceof Invocation.Run run)) {
+                throw new ConfigException("the command line no longer describes a proxy to run");
+            }
+            return new ConfigSource.Reading(run.config(), loaded.fileHash());
+        };
     }
 
     /** Installs the {@code SIGHUP} handler and, with {@code -config-watch}, the file watch. */

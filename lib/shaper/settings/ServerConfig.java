@@ -1,9 +1,13 @@
-package shaper.config;
+package shaper.settings;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+
+import shaper.config.BindAddress;
+import shaper.config.ConfigException;
+import shaper.config.GoDuration;
 
 /**
  * Server-scope settings: the listener itself, shared by every provider.
@@ -40,23 +44,8 @@ public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration s
         Objects.requireNonNull(metricsBind, "metricsBind");
     }
 
-    /** Without the dashboard. */
-    public ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout,
-                        Optional<BindAddress> metricsBind) {
-        this(bind, clientKeys, shutdownGrace, headerReadTimeout, metricsBind, false);
-    }
-
-    /** Without a metrics listener. */
-    public ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout) {
-        this(bind, clientKeys, shutdownGrace, headerReadTimeout, Optional.empty());
-    }
-
-    public ServerConfig(BindAddress bind, List<String> clientKeys) {
-        this(bind, clientKeys, DEFAULT_SHUTDOWN_GRACE, DEFAULT_HEADER_READ_TIMEOUT);
-    }
-
-    /** A listener that admits every client. */
-    public ServerConfig(BindAddress bind) {
-        this(bind, List.of());
+    /** This listener with other client keys and every other component as it is (client keys are the one live server setting). */
+    public ServerConfig withClientKeys(List<String> keys) {
+        return new ServerConfig(bind, keys, shutdownGrace, headerReadTimeout, metricsBind, tui);
     }
 }

@@ -1,8 +1,9 @@
-package shaper.config;
+package shaper.settings;
 
 import java.util.List;
 import java.util.Objects;
 
+import shaper.config.ConfigException;
 import shaper.mount.MountPrefix;
 
 /**

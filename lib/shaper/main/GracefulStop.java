@@ -1,9 +1,10 @@
-package shaper.cli;
+package shaper.main;
 
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import shaper.cli.CommandLineParser;
 import shaper.config.GoDuration;
 import shaper.server.ShaperServer;
 
