@@ -47,17 +47,40 @@ public final class ExchangeTrace {
     private shaper.usage.UsageScanner usageScanner;
     private boolean finished;
 
-    ExchangeTrace(Journal journal, long id, String provider, String method, String path, String query, Instant arrivedAt,
-                  LongSupplier nanoTime) {
+    /** What arrived: the request line's method, raw path and raw query (null or empty for none). */
+    record Arrival(String method, String path, String query) {
+    }
+
+    /**
+     * How an exchange ended, as its record says.
+     *
+     * @param status     the status committed to the client, 0 when none
+     * @param provenance overrides the reason's own provenance when not null (a relayed upstream
+     *                   error status is {@link Provenance#UPSTREAM_HTTP} though it completed)
+     */
+    public record Ending(int status, Outcome outcome, EndReason reason, Provenance provenance) {
+    }
+
+    /**
+     * @param journal  the journal the trace is in flight in, null for a detached trace
+     * @param id       the exchange's number in its journal
+     * @param arrival  the request line
+     * @param clock    the wall clock read for the arrival, and the monotonic one that times the stages
+     */
+    ExchangeTrace(Journal journal, long id, String provider, Arrival arrival, TraceClock clock) {
         this.journal = journal;
         this.id = id;
         this.provider = provider;
-        this.method = method;
-        this.path = path;
-        this.query = query == null ? "" : query;
-        this.arrivedAt = arrivedAt;
-        this.nanoTime = nanoTime;
+        this.method = arrival.method();
+        this.path = arrival.path();
+        this.query = arrival.query() == null ? "" : arrival.query();
+        this.arrivedAt = clock.wall().instant();
+        this.nanoTime = clock.nanoTime();
         this.arrivedNanos = nanoTime.getAsLong();
+    }
+
+    /** The two clocks a trace reads. */
+    record TraceClock(java.time.InstantSource wall, LongSupplier nanoTime) {
     }
 
     private long now() {
@@ -200,12 +223,12 @@ public final class ExchangeTrace {
     /**
      * Ends the exchange: stamps the end (and the last byte when it completed), builds the record and
      * leaves the in-flight list. Call once; the record is then handed to {@link ExchangePublisher}.
-     *
-     * @param provenance overrides the reason's own provenance when not null (a relayed upstream
-     *                   error status is {@link Provenance#UPSTREAM_HTTP} though it completed)
      */
-    public ExchangeRecord finish(int status, Outcome outcome, EndReason reason, Provenance provenance,
-                                 List<Header> requestHeaders, List<Header> responseHeaders) {
+    public ExchangeRecord finish(Ending ending, List<Header> requestHeaders, List<Header> responseHeaders) {
+        int status = ending.status();
+        Outcome outcome = ending.outcome();
+        EndReason reason = ending.reason();
+        Provenance provenance = ending.provenance();
         if (finished) {
             throw new IllegalStateException("exchange " + id + " finished twice");
         }

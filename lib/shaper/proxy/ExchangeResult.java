@@ -153,6 +153,6 @@ record ExchangeResult(int status, Outcome outcome, EndReason reason, Provenance 
     /** The exchange's one record. */
     ExchangeRecord record(ExchangeTrace trace, List<Header> requestHeaders, List<Header> responseHeaders) {
         EndReason why = why();
-        return trace.finish(status, outcome, why, blame(why), requestHeaders, responseHeaders);
+        return trace.finish(new ExchangeTrace.Ending(status, outcome, why, blame(why)), requestHeaders, responseHeaders);
     }
 }

@@ -116,7 +116,7 @@ final class MountTable {
         String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
         ExchangeTrace trace = routed.map(m -> m.target().provider().publisher().journal().begin(method, path, null))
                 .orElseGet(() -> Journal.detached("-", method, path));
-        ExchangeRecord record = trace.finish(status, Outcome.FAILED, EndReason.BAD_INPUT, null, List.of(), List.of());
+        ExchangeRecord record = trace.finish(new ExchangeTrace.Ending(status, Outcome.FAILED, EndReason.BAD_INPUT, null), List.of(), List.of());
         if (routed.isPresent()) {
             routed.get().target().provider().publisher().publish(record);
         } else {
@@ -141,7 +141,7 @@ final class MountTable {
         res.status(Status.UNAUTHORIZED_401).header(HeaderValues.CONTENT_TYPE_JSON)
                 .send(ClientKeys.rejection(dialect).getBytes(StandardCharsets.UTF_8));
         // Request headers are not journaled here: the refused request's key would be kept.
-        ExchangeRecord record = trace.finish(ClientKeys.REJECTION_STATUS, Outcome.FAILED, EndReason.CLIENT_KEY_REJECTED, null,
+        ExchangeRecord record = trace.finish(new ExchangeTrace.Ending(ClientKeys.REJECTION_STATUS, Outcome.FAILED, EndReason.CLIENT_KEY_REJECTED, null),
                 List.of(), List.of());
         if (routed.isPresent()) {
             routed.get().target().provider().publisher().publish(record);
