@@ -8,9 +8,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.helidon.http.HeaderNames;
-import shaper.breaker.Admission;
-import shaper.codec.ContentCodings;
-import shaper.observe.BodyPreview;
 import shaper.observe.Outcome;
 import shaper.observe.RetryLines;
 import shaper.proxy.client.UpstreamResponse;
@@ -19,12 +16,11 @@ import shaper.retry.FailureClass;
 import shaper.retry.GiveUpReason;
 import shaper.retry.HeaderLookup;
 import shaper.retry.RetryConfig;
-import shaper.retry.RetryContext;
 import shaper.retry.RetryDecision;
 import shaper.retry.UpstreamAnswer;
 
 /**
- * The attempts stage: one admitted request's attempts, on its own thread. Send, judge the answer
+ * One admitted request's attempts, on its own thread (entered by {@link AttemptStage}). Send, judge the answer
  * ({@link AnswerJudge}), wait between attempts ({@link BackoffStep}), relay the accepted answer
  * ({@link ResponseRelay}, or the transcoded route's stage).
  *
@@ -46,35 +42,6 @@ import shaper.retry.UpstreamAnswer;
 final class AttemptLoop {
     static final int DRAIN_LIMIT = 4 * 1024;
 
-    /**
-     * One attempt's values, replaced as a whole by each turn.
-     *
-     * @param call      the upstream call (uncoded once the body was rewritten)
-     * @param body      the body it sends
-     * @param codings   the body's codings: the client's, or identity for a converted or rewritten body
-     * @param admission the breaker's admission for this attempt
-     * @param retry     the attempt's number and the retry deadline
-     * @param watch     the attempt's watch of the call (deadline, client gone); null before the first send
-     */
-    record Turn(UpstreamCall call, RequestBody body, ContentCodings codings, Admission admission, RetryContext retry,
-                CallWatch.Call watch) {
-        Turn watched(CallWatch.Call w) {
-            return new Turn(call, body, codings, admission, retry, w);
-        }
-
-        /** The next attempt: a new breaker admission and the retry's count. */
-        Turn next(Admission again, RetryDecision.Retry r) {
-            return new Turn(call, body, codings, again, retry.next(r), null);
-        }
-
-        /** The same attempt with a plain rewritten body (stale reasoning stripped): without the client's coding. */
-        Turn rewritten(byte[] plain) {
-            RequestBody replaced = new RequestBody.Buffered(plain, body.length() < 0);
-            return codings.isIdentity() ? new Turn(call, replaced, codings, admission, retry, watch)
-                    : new Turn(call.uncoded(), replaced, ContentCodings.IDENTITY, admission, retry, watch);
-        }
-    }
-
     private final Carriage c;
     private final ProviderAssembly provider;
     private final TranscodeStage.Converted converted;
@@ -82,7 +49,8 @@ final class AttemptLoop {
     private Turn turn;
     private ExchangeResult result = ExchangeResult.START;
 
-    private AttemptLoop(Carriage c, Target target, TranscodeStage.Converted converted, Turn first) {
+    /** @param converted the exchange's converted request on a transcoded route, null for passthrough */
+    AttemptLoop(Carriage c, Target target, TranscodeStage.Converted converted, Turn first) {
         this.c = c;
         this.provider = target.provider();
         this.stage = target.transcoding();
@@ -90,60 +58,8 @@ final class AttemptLoop {
         this.turn = first;
     }
 
-    /**
-     * Sends the admitted request, through the target's transcoded route when it has one: the request
-     * is converted once before the first attempt (a local failure is answered then, and the breaker
-     * admission is given back unused), and the accepted answer is converted instead of relayed.
-     *
-     * @throws StageFailed on an unexpected failure, carrying the exchange so far
-     */
-    static ExchangeResult forward(Carriage c, Target target, AdmissionStage.Admitted admitted, Settlement settlement) {
-        ProviderAssembly provider = target.provider();
-        RequestBody body = replayable(admitted.body(), provider.config().retry());
-        byte[] bytes = body.bytes();
-        settlement.sent(bytes, c.exchange().coding());
-        if (bytes != null) {
-            c.trace().requestBody(BodyPreview.of(bytes, bytes.length));
-        }
-        if (!c.client().isOpen()) {
-            return ExchangeResult.START.clientLeft();
-        }
-        settlement.forwarded();
-        Exchange ex = c.exchange();
-        Admission admission = admitted.grant().breaker();
-        Duration timeout = provider.config().retry().upstreamTimeout();
-        if (target.transcoding() == null) {
-            UpstreamCall call = new UpstreamCall(ex, provider.upstreams().destination(ex.path(), ex.query()), timeout, provider.rewrite());
-            return new AttemptLoop(c, target, null, new Turn(call, body, ex.coding().codings(), admission, first(provider), null)).run();
-        }
-        return switch (target.transcoding().prepare(c, body)) {
-            case TranscodeStage.Answered answered -> {
-                provider.breaker().cancel(admission);
-                yield answered.result();
-            }
-            case TranscodeStage.Converted conv -> {
-                UpstreamCall call = new UpstreamCall(ex, provider.upstreams().destination(conv.prepared().upstreamPath(),
-                        conv.prepared().query()), timeout, conv.rewrite());
-                Turn turn = new Turn(call, conv.body(), ContentCodings.IDENTITY, admission, first(provider), null);
-                yield new AttemptLoop(c, target, conv.calling(call.displayUrl()), turn).run();
-            }
-        };
-    }
-
-    /** The first attempt's retry context: its deadline starts now. */
-    private static RetryContext first(ProviderAssembly provider) {
-        return RetryContext.first(provider.config().retry(), provider.time().wallClock());
-    }
-
-    /** The body to send: buffered (so it can be replayed) when retries are on and it fits, else as it is. */
-    private static RequestBody replayable(RequestBody body, RetryConfig retry) {
-        if (retry.enabled() && body instanceof RequestBody.Streamed) {
-            return RequestBody.buffer(body, (int) Math.min(Integer.MAX_VALUE - 16, retry.maxBodyBytes()));
-        }
-        return body;
-    }
-
-    private ExchangeResult run() {
+    /** Runs the attempts; an unexpected failure comes out as {@link StageFailed} carrying the exchange so far. */
+    ExchangeResult run() {
         try {
             while (attempt()) {
                 // the next attempt
@@ -238,29 +154,18 @@ final class AttemptLoop {
         int code = in.status().code();
         HeaderLookup headers = UpstreamHeaders.of(in.headers());
         provider.tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
-        String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
-        ResponseRelay.Plan plan = ResponseRelay.Plan.asIs(in);
-        byte[] errorPrefix = null;
-        boolean earlySseError = false;
-        boolean replayable = replay().possible();
+        BodyPeek.Read read;
         try {
-            if (replayable && code >= 200 && code < 300 && config().inspectSse() && BodyPeek.SsePeek.applies(in, encoding)) {
-                BodyPeek.SsePeek peek = BodyPeek.SsePeek.of(in, encoding);
-                plan = peek.plan();
-                earlySseError = peek.hiddenError();
-            } else if (replayable && code >= 400) {
-                byte[] raw = BodyPeek.prefix(in.inputStream(), BodyPeek.ERROR_PREFIX);
-                errorPrefix = BodyPeek.decodedCopy(raw, encoding);
-                plan = ResponseRelay.Plan.read(raw, in.inputStream(), false, 0);
-            }
+            read = BodyPeek.read(in, replay().possible(), config().inspectSse());
         } catch (IOException | StreamCopy.SourceFailed e) {
             if (turn.watch().cut() == CallWatch.Cut.DEADLINE) {
                 return onTransportError(timedOut());
             }
             return onTransportError(e instanceof RuntimeException r ? r : new UncheckedIOException((IOException) e));
         }
-        AnswerJudge.Judgement judged = AnswerJudge.judge(new AnswerJudge.Answer(new UpstreamAnswer(code, headers, errorPrefix, receivedAt),
-                earlySseError), replay(), now());
+        ResponseRelay.Plan plan = read.plan();
+        AnswerJudge.Judgement judged = AnswerJudge.judge(new AnswerJudge.Answer(new UpstreamAnswer(code, headers, read.errorPrefix(), receivedAt),
+                read.earlySseError()), replay(), now());
         result = result.judged(judged.failure(), judged.retryAfter()).overloaded(judged.overload());
         switch (judged.decision()) {
             case AnswerJudge.Retry retry -> {

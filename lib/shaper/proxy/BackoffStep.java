@@ -50,7 +50,7 @@ final class BackoffStep {
      * @param turn the attempt just discarded: its number, and the body the next one sends
      * @param so   the exchange so far
      */
-    static Next run(Carriage c, ProviderAssembly provider, RetryDecision.Retry r, AttemptLoop.Turn turn, ExchangeResult so) {
+    static Next run(Carriage c, ProviderAssembly provider, RetryDecision.Retry r, Turn turn, ExchangeResult so) {
         RetryConfig config = provider.config().retry();
         c.trace().backingOff();
         Exchange ex = c.exchange();

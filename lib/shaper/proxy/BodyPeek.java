@@ -26,6 +26,34 @@ final class BodyPeek {
     private BodyPeek() {
     }
 
+    /**
+     * What was read of an answer before it is judged.
+     *
+     * @param plan          how to relay it if it is accepted: the bytes read first, then the rest
+     * @param errorPrefix   the decoded start of an error body, for matching; null when none was read
+     * @param earlySseError a 2xx event stream carried an {@code error} / {@code response.failed} frame first
+     */
+    record Read(ResponseRelay.Plan plan, byte[] errorPrefix, boolean earlySseError) {
+    }
+
+    /**
+     * Reads what a retry decision needs of {@code in}: nothing unless its request could be replayed;
+     * then the start of a 2xx event stream ({@code inspectSse}) or of an error body.
+     */
+    static Read read(UpstreamResponse in, boolean replayable, boolean inspectSse) throws IOException {
+        int code = in.status().code();
+        String encoding = in.headers().first(HeaderNames.CONTENT_ENCODING).orElse(null);
+        if (replayable && code >= 200 && code < 300 && inspectSse && SsePeek.applies(in, encoding)) {
+            SsePeek peek = SsePeek.of(in, encoding);
+            return new Read(peek.plan(), null, peek.hiddenError());
+        }
+        if (replayable && code >= 400) {
+            byte[] raw = prefix(in.inputStream(), ERROR_PREFIX);
+            return new Read(ResponseRelay.Plan.read(raw, in.inputStream(), false, 0), decodedCopy(raw, encoding), false);
+        }
+        return new Read(ResponseRelay.Plan.asIs(in), null, false);
+    }
+
     /** Up to {@code limit} bytes of {@code in}, as received. */
     static byte[] prefix(InputStream in, int limit) {
         try {

@@ -68,7 +68,7 @@ public final class ProxyHandler implements Handler {
         Target target = Target.candidates(provider, carriage.exchange()).getFirst();
         return switch (AdmissionStage.admit(carriage, target, intake, settlement)) {
             case AdmissionStage.Refused refused -> refused.result();
-            case AdmissionStage.Admitted admitted -> AttemptLoop.forward(carriage, target, admitted, settlement);
+            case AdmissionStage.Admitted admitted -> AttemptStage.forward(carriage, target, admitted, settlement);
         };
     }
 }

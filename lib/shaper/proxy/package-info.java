@@ -4,8 +4,9 @@
  *
  * <pre>
  * intake ──▶ route ──▶ admission ──▶ attempts ──▶ relay
- * Intake     Target    AdmissionStage AttemptLoop  ResponseRelay, or TranscodeStage for a transcoded route
- * (Exchange) (candidates) (budget, breaker, slots; a refusal is answered locally)
+ * Intake     Target    AdmissionStage AttemptStage ResponseRelay, or TranscodeStage for a transcoded route
+ * (Exchange) (candidates) (budget, breaker, slots; (AttemptLoop, one Turn per attempt)
+ *                          a refusal is answered locally)
  * every path ──▶ Settlement: budget, unused breaker ticket, load sample, slots, the one record
  * </pre>
  *
