@@ -17,16 +17,13 @@ import shaper.limit.Limiter;
  *                  false for passthrough and {@code :unlimited} traffic
  * @param route     the matched pattern's limiter key for metrics, or empty for passthrough
  * @param unlimited the request matched a {@code :unlimited} route (no limiter by rule, not because none applies)
+ * @param budget    the request's view of its provider's token budget; null until {@link #withBudget} sets it,
+ *                  and for a provider without a budget
  */
 public record AdmissionClass(Limiter pool, Limiter global, Limiter gate, boolean limited, String route, boolean unlimited,
                              Limiter budget) {
     /** A {@code :unlimited} match: no limiter at all, not even the global one. */
-    public static final AdmissionClass UNLIMITED = new AdmissionClass(null, null, null, false, "", true);
-
-    /** A class without a token budget. */
-    public AdmissionClass(Limiter pool, Limiter global, Limiter gate, boolean limited, String route, boolean unlimited) {
-        this(pool, global, gate, limited, route, unlimited, null);
-    }
+    public static final AdmissionClass UNLIMITED = new AdmissionClass(null, null, null, false, "", true, null);
 
     /**
      * This class with the request's view of its provider's token budget, asked after the slots

@@ -104,7 +104,7 @@ public final class ProviderLimiters {
             pool = defaultPool;
         }
         Limiter gate = bigCtxGate != null && bodyLength >= bigCtxBytes ? bigCtxGate : null;
-        return new AdmissionClass(pool, global, gate, pool != null, route, false);
+        return new AdmissionClass(pool, global, gate, pool != null, route, false, null);
     }
 
     /** The large-request gate's threshold in body bytes ({@code 4 × -big-ctx-tokens}); {@link Long#MAX_VALUE} without a gate. */

@@ -17,10 +17,6 @@ public sealed interface Refusal extends LinkResult, Verdict {
      * limiter expects room (a token budget knows its refill), or null.
      */
     record QueueFull(int depth, java.time.Duration retryAfter) implements Refusal {
-        /** A full slot queue: the answer's {@code Retry-After} is the release cooldown. */
-        public QueueFull(int depth) {
-            this(depth, null);
-        }
     }
 
     /** The {@code -queue-timeout} budget ran out, or the proxy is stopping and admits no one. */

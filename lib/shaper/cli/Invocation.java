@@ -23,8 +23,5 @@ public sealed interface Invocation {
      * @param watch      {@code -config-watch}: reload when the file changes
      */
     record Run(ShaperConfig config, Optional<Path> configFile, boolean watch) implements Invocation {
-        public Run(ShaperConfig config) {
-            this(config, Optional.empty(), false);
-        }
     }
 }

@@ -51,11 +51,6 @@ public record ClusterConfig(RedisEndpoint backend, String namespace, RedisFallba
         }
     }
 
-    /** A config with the default credentials source and trust (tests, embedding). */
-    public ClusterConfig(URI backend, String namespace, RedisFallback fallback, Duration lease, Duration timeout) {
-        this(backend == null ? null : RedisEndpoint.parse(backend.toString()), namespace, fallback, lease, timeout, RedisSecurity.DEFAULT);
-    }
-
     /** Whether the limiters are shared through Redis. */
     public boolean clustered() {
         return backend != null;

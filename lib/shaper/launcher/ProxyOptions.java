@@ -49,12 +49,6 @@ public record ProxyOptions(int port, String upstream, Optional<String> responses
         }
     }
 
-    /** Options without a configuration file. */
-    public ProxyOptions(int port, String upstream, Optional<String> responsesUpstream, int bigCtxTokens, int bigCtxConcurrency, Path log,
-            Optional<Path> mirrorLog) {
-        this(port, upstream, responsesUpstream, bigCtxTokens, bigCtxConcurrency, log, mirrorLog, Optional.empty());
-    }
-
     /** The URL Claude Code is pointed at. */
     public String baseUrl() {
         return "http://127.0.0.1:" + port;

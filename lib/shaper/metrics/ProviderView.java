@@ -47,10 +47,4 @@ public record ProviderView(String name, List<String> limits, ProviderLimiters li
                 p.publisher().counters(), p.cluster(), p.priority(),
                 () -> p.tokens().budget().map(TokenBudget::queuedByClass).orElse(Map.of()));
     }
-
-    /** A provider whose limiters are in-process. */
-    public ProviderView(String name, List<String> limits, ProviderLimiters limiters, CircuitBreaker breaker, Journal journal,
-                        ExchangeCounters counters) {
-        this(name, limits, limiters, breaker, journal, counters, Optional.empty(), PriorityClassifier.NONE, Map::of);
-    }
 }

@@ -26,12 +26,6 @@ public record InFlight(long id, String method, String path, RouteKind route, Str
     /** What a queued exchange waits for unless a budget says otherwise. */
     public static final String SLOT = "waiting for a slot";
 
-    /** A view without a stated wait: a slot while queued. */
-    public InFlight(long id, String method, String path, RouteKind route, String routeKey, State state, Instant since, Duration age,
-                    int attempts, boolean retrying) {
-        this(id, method, path, route, routeKey, state, since, age, attempts, retrying, state == State.QUEUED ? SLOT : "", "");
-    }
-
     /** Where an unfinished exchange is. */
     public enum State {
         /** Waiting for a route, default-pool, global or large-request slot, or for the budget's tokens. */

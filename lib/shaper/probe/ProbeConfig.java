@@ -48,19 +48,6 @@ public record ProbeConfig(BindAddress bind, String reply, int failures, Duration
         }
     }
 
-    /** Without {@code /ratelimited} or {@code /capacity} settings: their defaults. */
-    public ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
-            Duration slowDelay, int burstStatus) {
-        this(bind, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus, RateLimitDefaults.DEFAULT);
-    }
-
-    /** Without {@code /capacity} settings: its defaults. */
-    public ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
-            Duration slowDelay, int burstStatus, RateLimitDefaults rateLimits) {
-        this(bind, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus, rateLimits, DEFAULT_CAPACITY,
-                DEFAULT_CAPACITY_STATUS, DEFAULT_CAPACITY_LATENCY);
-    }
-
     public ProbeConfig {
         Objects.requireNonNull(rateLimits, "rateLimits");
         Objects.requireNonNull(bind, "bind");
@@ -85,7 +72,26 @@ public record ProbeConfig(BindAddress bind, String reply, int failures, Duration
     /** Defaults on {@code 127.0.0.1} and the given port (0 for an ephemeral one). */
     public static ProbeConfig defaults(int port) {
         return new ProbeConfig(new BindAddress("127.0.0.1", port), DEFAULT_REPLY, DEFAULT_FAILURES, DEFAULT_RETRY_AFTER,
-                DEFAULT_SSE_INTERVAL, DEFAULT_SLOW_DELAY, DEFAULT_BURST_STATUS);
+                DEFAULT_SSE_INTERVAL, DEFAULT_SLOW_DELAY, DEFAULT_BURST_STATUS, RateLimitDefaults.DEFAULT, DEFAULT_CAPACITY,
+                DEFAULT_CAPACITY_STATUS, DEFAULT_CAPACITY_LATENCY);
+    }
+
+    /** This configuration with another assistant text, every other value as it is. */
+    public ProbeConfig withReply(String text) {
+        return new ProbeConfig(bind, text, failures, retryAfter, sseInterval, slowDelay, burstStatus, rateLimits, capacity,
+                capacityStatus, capacityLatency);
+    }
+
+    /** This configuration with other {@code /ratelimited} limits, every other value as it is. */
+    public ProbeConfig withRateLimits(RateLimitDefaults limits) {
+        return new ProbeConfig(bind, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus, limits, capacity,
+                capacityStatus, capacityLatency);
+    }
+
+    /** This configuration with other {@code /capacity} settings (see the record's parameters), every other value as it is. */
+    public ProbeConfig withCapacity(int requests, int status, Duration latency) {
+        return new ProbeConfig(bind, reply, failures, retryAfter, sseInterval, slowDelay, burstStatus, rateLimits, requests,
+                status, latency);
     }
 
     static void requireAtLeastOne(String name, long value) {

@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-import shaper.config.BindAddress;
 import shaper.limit.LimiterSnapshot;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
@@ -50,8 +49,7 @@ class AdaptiveConcurrencyTest {
         // timed out in two CI runs on a loaded machine: when the proxy's share of each request is large,
         // 3 slots need not put 3 requests at once into an upstream with room for 2, and the limit may
         // rightly stay at 3.
-        ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), d.reply(), d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus(), d.rateLimits(), 3, 429, Duration.ofMillis(150)));
+        ProbeServer probe = ProbeServer.start(d.withCapacity(3, 429, Duration.ofMillis(150)));
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger ok = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();

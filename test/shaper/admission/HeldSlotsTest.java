@@ -23,7 +23,7 @@ class HeldSlotsTest {
     private final HeldSlots held = new HeldSlots(time);
 
     private void end(ExchangeEnd end, Duration penalty) throws Exception {
-        new Slots(new AdmissionClass(null, null, null, true, "", false), List.of(pool.tryAcquire()), config, held).dispose(end, () -> penalty);
+        new Slots(new AdmissionClass(null, null, null, true, "", false, null), List.of(pool.tryAcquire()), config, held).dispose(end, () -> penalty);
     }
 
     @Test

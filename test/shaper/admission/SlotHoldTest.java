@@ -155,7 +155,7 @@ class SlotHoldTest {
     void holdRulesFollowTheOriginalOrdering() {
         AdmissionConfig cfg = new AdmissionConfig(java.util.List.of(), false, 1, 0, Duration.ofSeconds(30), 0, Duration.ZERO,
                 Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(2), false, Duration.ofSeconds(30), false);
-        Slots slots = new Slots(new AdmissionClass(null, null, null, true, "", false), java.util.List.of(), cfg);
+        Slots slots = new Slots(new AdmissionClass(null, null, null, true, "", false, null), java.util.List.of(), cfg);
         Duration none = Duration.ZERO;
         Duration penalty = Duration.ofSeconds(8);
         // upstream failure: penalty wins over failure-hold; zero penalty falls back to failure-hold

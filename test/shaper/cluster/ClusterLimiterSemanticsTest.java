@@ -55,8 +55,8 @@ class ClusterLimiterSemanticsTest {
         String ns = "test" + (++namespaces);
         ClusterBackend[] pair = new ClusterBackend[2];
         for (int i = 0; i < 2; i++) {
-            ClusterConfig cfg = new ClusterConfig(URI.create(redis.url()), ns, RedisFallback.LOCAL, Duration.ofSeconds(3),
-                    Duration.ofSeconds(5));
+            ClusterConfig cfg = new ClusterConfig(RedisEndpoint.parse(redis.url()), ns, RedisFallback.LOCAL, Duration.ofSeconds(3),
+                    Duration.ofSeconds(5), RedisSecurity.DEFAULT);
             pair[i] = ClusterBackend.open(cfg, URI.create("http://127.0.0.1:1"), time, k -> null, line -> { });
             backends.add(pair[i]);
             ClusterBackend b = pair[i];

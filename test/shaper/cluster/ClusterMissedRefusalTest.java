@@ -41,8 +41,8 @@ class ClusterMissedRefusalTest {
         try (RedisProcess redis = RedisProcess.startFresh();
              SystemTimeSource time = new SystemTimeSource("cluster-missed-refusal-timer");
              Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
-            ClusterConfig cfg = new ClusterConfig(URI.create(redis.url()), "missed", RedisFallback.LOCAL,
-                    Duration.ofSeconds(30), Duration.ofSeconds(5));
+            ClusterConfig cfg = new ClusterConfig(RedisEndpoint.parse(redis.url()), "missed", RedisFallback.LOCAL,
+                    Duration.ofSeconds(30), Duration.ofSeconds(5), RedisSecurity.DEFAULT);
             ClusterBackend b = ClusterBackend.open(cfg, URI.create("http://127.0.0.1:1"), time, k -> null, line -> { });
             try {
                 RunningShaper.await("link up", BOUND, () -> b.snapshot().up());

@@ -35,8 +35,8 @@ class ClusterRenewalTest {
             try {
                 List<ClusterLimiter> limiters = new ArrayList<>();
                 for (int i = 0; i < 2; i++) {
-                    ClusterConfig cfg = new ClusterConfig(URI.create(redis.url()), "renewal", RedisFallback.LOCAL,
-                            Duration.ofSeconds(3), Duration.ofSeconds(5));
+                    ClusterConfig cfg = new ClusterConfig(RedisEndpoint.parse(redis.url()), "renewal", RedisFallback.LOCAL,
+                            Duration.ofSeconds(3), Duration.ofSeconds(5), RedisSecurity.DEFAULT);
                     ClusterBackend b = ClusterBackend.open(cfg, URI.create("http://127.0.0.1:1"), time, k -> null, line -> { });
                     backends.add(b);
                     RunningShaper.await("link up", BOUND, () -> b.snapshot().up());

@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.ratelimit.RateLimitKind;
@@ -52,8 +51,7 @@ class ClusterTokenBudgetTest {
 
     private static Probe probe() {
         ProbeConfig d = ProbeConfig.defaults(0);
-        return new Probe(ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), d.reply(), d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus(), new ProbeConfig.RateLimitDefaults(50, 30_000, 8_000, 8))));
+        return new Probe(ProbeServer.start(d.withRateLimits(new ProbeConfig.RateLimitDefaults(50, 30_000, 8_000, 8))));
     }
 
     /** Two proxies in front of {@code probe}'s {@code /ratelimited}, their budgets in {@code redis}. */

@@ -36,7 +36,8 @@ class RedisAuthTest {
             argv.addAll(List.of("--requirepass", "from-the-env"));
             return argv;
         }, RedisProcess.SERVER_READY); SystemTimeSource time = new SystemTimeSource("auth-test")) {
-            ClusterConfig cfg = new ClusterConfig(URI.create(redis.url()), "auth", RedisFallback.LOCAL, Duration.ofSeconds(3), Duration.ofSeconds(5));
+            ClusterConfig cfg = new ClusterConfig(RedisEndpoint.parse(redis.url()), "auth", RedisFallback.LOCAL, Duration.ofSeconds(3),
+                    Duration.ofSeconds(5), RedisSecurity.DEFAULT);
             try (ClusterBackend right = ClusterBackend.open(cfg, URI.create("http://127.0.0.1:1"), time,
                     Map.of(RedisEndpoint.PASSWORD_ENV, "from-the-env")::get, lines::add);
                  ClusterBackend wrong = ClusterBackend.open(cfg, URI.create("http://127.0.0.1:1"), time,

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import shaper.config.BindAddress;
 import shaper.observe.ExchangeRecord;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
@@ -77,8 +76,7 @@ class CodexCompressedRequestTest {
             capturedCodexBody = posts.get(0).body();
         }
         ProbeConfig d = ProbeConfig.defaults(0);
-        ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), REPLY, d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus()));
+        ProbeServer probe = ProbeServer.start(d.withReply(REPLY));
         try (RunningShaper shaper = RunningShaper.start("-upstream", probe.uri("/chat").toString(), "-transcode-responses-chat")) {
             java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                     shaper.uri("/v1/responses")).header("Content-Type", "application/json").header("Content-Encoding", "zstd")

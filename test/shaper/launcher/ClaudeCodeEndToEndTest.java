@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.testing.RunningShaper;
@@ -38,8 +37,7 @@ class ClaudeCodeEndToEndTest {
     void claudeCodeAnswersFromTheProbeThroughADetachedShaper() throws Exception {
         Path claude = RealClaudeCode.install();
         ProbeConfig d = ProbeConfig.defaults(0);
-        ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), REPLY, d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus()));
+        ProbeServer probe = ProbeServer.start(d.withReply(REPLY));
         int port = InProcessLaunch.freePort();
         try {
             Path home = Files.createDirectories(dir.resolve("home"));

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.testing.LocalRefusals;
@@ -55,8 +54,7 @@ class ClaudeCodeSessionTest {
         TmuxSession.assumeTmux();
         Path claude = RealClaudeCode.install();
         ProbeConfig d = ProbeConfig.defaults(0);
-        ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), REPLY, d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus()));
+        ProbeServer probe = ProbeServer.start(d.withReply(REPLY));
         List<String> argv = new ArrayList<>(List.of("-upstream", probe.uri(fixture).toString()));
         argv.addAll(List.of(transcodeFlags));
         try (RunningShaper shaper = RunningShaper.start(argv.toArray(String[]::new));

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.testing.LocalRefusals;
@@ -67,8 +66,7 @@ class ClaudeCodeTranscodeTest {
     private void roundTrip(String fixture, String hits, String... transcodeFlags) throws Exception {
         Path claude = RealClaudeCode.install();
         ProbeConfig d = ProbeConfig.defaults(0);
-        ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), REPLY, d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus()));
+        ProbeServer probe = ProbeServer.start(d.withReply(REPLY));
         int port = InProcessLaunch.freePort();
         List<String> argv = new java.util.ArrayList<>(List.of("-bind", "127.0.0.1:" + port, "-upstream", probe.uri(fixture).toString()));
         argv.addAll(List.of(transcodeFlags));

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +19,7 @@ import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Journal;
 import shaper.observe.RouteKind;
+import shaper.priority.PriorityClassifier;
 
 /** Per-route queue labels: pattern method and path, groups as @name, invalid UTF-8 skipped (fail-closed). */
 class RouteLabelTest {
@@ -35,7 +38,8 @@ class RouteLabelTest {
                 t.classified(RouteKind.LIMITED, key);
             }
             ShaperMetrics metrics = new ShaperMetrics(List.of(new ProviderView("p", limits, new ProviderLimiters("p", c, 0, 1, time),
-                    CircuitBreaker.of(BreakerConfig.defaults()), journal, new ExchangeCounters())));
+                    CircuitBreaker.of(BreakerConfig.defaults()), journal, new ExchangeCounters(), Optional.empty(), PriorityClassifier.NONE,
+                    Map::of)));
             String text = metrics.scrape();
             assertTrue(text.contains("shaper_route_queued{method=\"POST\",path=\"/v1/ok\",provider=\"p\"} 1"), text);
             assertTrue(text.contains("shaper_route_queued{method=\"*\",path=\"@chat\",provider=\"p\"} 1"), text);

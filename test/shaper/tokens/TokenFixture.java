@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.testing.RunningShaper;
@@ -36,8 +35,7 @@ final class TokenFixture implements AutoCloseable {
     /** As above, on {@code time} (null: the system clock): buckets refill and waits end when the test moves it. */
     static TokenFixture start(shaper.limit.TimeSource time, String upstreamPath, String... flags) {
         ProbeConfig d = ProbeConfig.defaults(0);
-        ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), d.reply(), d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus(), new ProbeConfig.RateLimitDefaults(50, 30_000, 8_000, 8)));
+        ProbeServer probe = ProbeServer.start(d.withRateLimits(new ProbeConfig.RateLimitDefaults(50, 30_000, 8_000, 8)));
         List<String> argv = new ArrayList<>(List.of("-metrics-bind", "127.0.0.1:0", "-upstream", probe.uri(upstreamPath).toString()));
         argv.addAll(List.of(flags));
         try {

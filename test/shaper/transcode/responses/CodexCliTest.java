@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.testing.NpmPackage;
@@ -68,8 +67,7 @@ class CodexCliTest {
     void codexCompletesAPromptAndAToolRoundTripThroughTheTranscoder() throws Exception {
         CODEX.install();
         ProbeConfig d = ProbeConfig.defaults(0);
-        ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), REPLY, d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus()));
+        ProbeServer probe = ProbeServer.start(d.withReply(REPLY));
         try (RunningShaper shaper = RunningShaper.start("-upstream", probe.uri("/chat").toString(), "-transcode-responses-chat")) {
             Path home = Files.createDirectories(dir.resolve("home"));
             Files.createDirectories(home.resolve(".codex"));

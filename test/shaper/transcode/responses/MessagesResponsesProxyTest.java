@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.testing.RunningShaper;
@@ -31,8 +30,7 @@ class MessagesResponsesProxyTest {
     @BeforeAll
     static void start() {
         ProbeConfig d = ProbeConfig.defaults(0);
-        probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), REPLY, d.failures(), d.retryAfter(), d.sseInterval(),
-                d.slowDelay(), d.burstStatus()));
+        probe = ProbeServer.start(d.withReply(REPLY));
         shaper = RunningShaper.start("-upstream", probe.uri("/responses").toString(), "-transcode-messages-responses",
                 "-transcode-allow-loss", "tool_schema_strictness");
     }

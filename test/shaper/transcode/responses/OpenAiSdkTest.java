@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import shaper.ProjectRoot;
-import shaper.config.BindAddress;
 import shaper.probe.ProbeConfig;
 import shaper.probe.ProbeServer;
 import shaper.testing.NpmPackage;
@@ -42,8 +41,7 @@ class OpenAiSdkTest {
     void theSdkParsesTranscodedResponsesStreamsAnswersAndErrors() throws Exception {
         SDK.install();
         ProbeConfig d = ProbeConfig.defaults(0);
-        ProbeServer probe = ProbeServer.start(new ProbeConfig(new BindAddress("127.0.0.1", 0), REPLY, d.failures(), d.retryAfter(),
-                d.sseInterval(), d.slowDelay(), d.burstStatus()));
+        ProbeServer probe = ProbeServer.start(d.withReply(REPLY));
         try (RunningShaper shaper = RunningShaper.start("-upstream", probe.uri("/chat").toString(), "-transcode-responses-chat")) {
             Path script = ProjectRoot.find().resolve("test/shaper/transcode/responses/openai_sdk_client.cjs");
             ProcessBuilder pb = new ProcessBuilder("node", script.toString()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
