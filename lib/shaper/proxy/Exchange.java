@@ -1,6 +1,5 @@
 package shaper.proxy;
 
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -50,8 +49,18 @@ public record Exchange(long id, String method, String path, String query, Header
         return Dialect.of(path);
     }
 
-    /** Whether {@code headers} accept an event stream. */
+    /** Whether {@code headers} accept an event stream; looked for in place (every request asks, most have no Accept). */
     static boolean acceptsEventStream(Headers headers) {
-        return headers.first(HeaderNames.ACCEPT).map(a -> a.toLowerCase(Locale.ROOT).contains("text/event-stream")).orElse(false);
+        if (!headers.contains(HeaderNames.ACCEPT)) {
+            return false;
+        }
+        String accept = headers.get(HeaderNames.ACCEPT).get();
+        String type = "text/event-stream";
+        for (int i = 0; i + type.length() <= accept.length(); i++) {
+            if (accept.regionMatches(true, i, type, 0, type.length())) {
+                return true;
+            }
+        }
+        return false;
     }
 }
