@@ -57,15 +57,15 @@ final class AdmissionStage {
         }
         Waiting waiting = new Waiting(c, body, provider.config().admission().queueComments());
         Verdict verdict = provider.admission().admit(cls, ex.priority(), waiting);
+        if (verdict instanceof Verdict.Admitted admitted) {
+            settlement.admitted(admitted); // at once: whatever fails from here on, the slots go back
+        }
         // a circuit rejection never waits: not a queued request in any view
         c.trace().queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
         c.client().unwatch();
         return switch (verdict) {
             case Refusal refusal -> new Refused(refused(refusal, c.sink(), provider));
-            case Verdict.Admitted admitted -> {
-                settlement.admitted(admitted);
-                yield new Admitted(admitted, waiting.body);
-            }
+            case Verdict.Admitted admitted -> new Admitted(admitted, waiting.body);
         };
     }
 

@@ -154,9 +154,10 @@ final class AttemptLoop {
         int code = in.status().code();
         HeaderLookup headers = UpstreamHeaders.of(in.headers());
         provider.tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
+        AnswerJudge.Replay replay = replay();
         BodyPeek.Read read;
         try {
-            read = BodyPeek.read(in, replay().possible(), config().inspectSse());
+            read = BodyPeek.read(in, replay.possible(), config().inspectSse());
         } catch (IOException | StreamCopy.SourceFailed e) {
             if (turn.watch().cut() == CallWatch.Cut.DEADLINE) {
                 return onTransportError(timedOut());
@@ -165,7 +166,7 @@ final class AttemptLoop {
         }
         ResponseRelay.Plan plan = read.plan();
         AnswerJudge.Judgement judged = AnswerJudge.judge(new AnswerJudge.Answer(new UpstreamAnswer(code, headers, read.errorPrefix(), receivedAt),
-                read.earlySseError()), replay(), now());
+                read.earlySseError()), replay, now());
         result = result.judged(judged.failure(), judged.retryAfter()).overloaded(judged.overload());
         switch (judged.decision()) {
             case AnswerJudge.Retry retry -> {

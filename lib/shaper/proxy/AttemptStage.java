@@ -12,7 +12,8 @@ import shaper.retry.RetryContext;
  * The attempts stage's entrance: what an admitted request sends and how. The body is buffered for
  * replay when retries are on and it fits; what is sent is handed to the {@link Settlement} (the usage
  * accounting reads it); a transcoded route converts the request once, before the first attempt; then
- * the {@link AttemptLoop} sends it.
+ * the {@link AttemptLoop} sends it, and from that moment reports the breaker ticket itself. Until then
+ * (a client gone, a local conversion refusal, an exception) the settlement cancels it.
  */
 final class AttemptStage {
     private AttemptStage() {
@@ -36,23 +37,22 @@ final class AttemptStage {
         if (!c.client().isOpen()) {
             return ExchangeResult.START.clientLeft();
         }
-        settlement.forwarded();
         Exchange ex = c.exchange();
         Admission admission = admitted.grant().breaker();
         Duration timeout = provider.config().retry().upstreamTimeout();
         if (target.transcoding() == null) {
             UpstreamCall call = new UpstreamCall(ex, provider.upstreams().destination(ex.path(), ex.query()), timeout, provider.rewrite());
+            settlement.forwarded();
             return new AttemptLoop(c, target, null, new Turn(call, body, ex.coding().codings(), admission, first(provider), null)).run();
         }
         return switch (target.transcoding().prepare(c, body)) {
-            case TranscodeStage.Answered answered -> {
-                provider.breaker().cancel(admission);
-                yield answered.result();
-            }
+            // refused locally: the settlement gives the unused breaker ticket back
+            case TranscodeStage.Answered answered -> answered.result();
             case TranscodeStage.Converted conv -> {
                 UpstreamCall call = new UpstreamCall(ex, provider.upstreams().destination(conv.prepared().upstreamPath(),
                         conv.prepared().query()), timeout, conv.rewrite());
                 Turn turn = new Turn(call, conv.body(), ContentCodings.IDENTITY, admission, first(provider), null);
+                settlement.forwarded();
                 yield new AttemptLoop(c, target, conv.calling(call.displayUrl()), turn).run();
             }
         };
