@@ -26,19 +26,17 @@ class TuiPiecesTest {
 
     @Test
     void transitionsBetweenFramesBecomeToasts() {
-        Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
-        TransitionToasts t = new TransitionToasts(toasts);
-        AtomicLong nanos = new AtomicLong();
-        CircuitBreaker alpha = CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
-        t.breaker("alpha", alpha);
-        t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", true, 0, RedisFallback.LOCAL, "127.0.0.1:6379", null, 0)));
-        assertTrue(toasts.showing(NOW).isEmpty(), "the first sight posts nothing");
+        Frames f = new Frames();
+        CircuitBreaker alpha = f.breaker();
+        f.posted.breaker("alpha", alpha);
+        f.posted.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", true, 0, RedisFallback.LOCAL, "127.0.0.1:6379", null, 0)));
+        assertTrue(f.toasts.showing(NOW).isEmpty(), "the first sight posts nothing");
         alpha.recordFailure(alpha.allow(), Duration.ZERO);
-        t.breaker("alpha", alpha);
-        t.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", false, 1, RedisFallback.LOCAL, "127.0.0.1:6379", null, 0)));
-        t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", false, 0, RedisFallback.CLOSED, "127.0.0.1:6379", null, 0)));
-        t.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", true, 2, RedisFallback.CLOSED, "127.0.0.1:6379", null, 0)));
-        List<Toasts.Toast> shown = toasts.showing(NOW);
+        f.posted.breaker("alpha", alpha);
+        f.posted.link("alpha", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", false, 1, RedisFallback.LOCAL, "127.0.0.1:6379", null, 0)));
+        f.posted.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", false, 0, RedisFallback.CLOSED, "127.0.0.1:6379", null, 0)));
+        f.posted.link("beta", Optional.of(new LinkSnapshot("redis://127.0.0.1:6379/0", "redis", true, 2, RedisFallback.CLOSED, "127.0.0.1:6379", null, 0)));
+        List<Toasts.Toast> shown = f.toasts.showing(NOW);
         assertEquals(List.of(Toasts.Kind.ERROR, Toasts.Kind.WARN, Toasts.Kind.OK), shown.stream().map(Toasts.Toast::kind).toList());
         assertTrue(shown.get(0).text().startsWith("alpha: circuit breaker open"), shown.toString());
         assertEquals("alpha: redis unreachable, fallback to local limits", shown.get(1).text());
@@ -69,42 +67,50 @@ class TuiPiecesTest {
 
     @Test
     void aBreakerThatFlapsBetweenTwoFramesShowsEveryTransition() {
-        Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
-        TransitionToasts t = new TransitionToasts(toasts);
-        AtomicLong nanos = new AtomicLong();
-        CircuitBreaker breaker = CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
-        t.breaker("alpha", breaker);
+        Frames f = new Frames();
+        CircuitBreaker breaker = f.breaker();
+        f.posted.breaker("alpha", breaker);
 
         // between two frames: open, then after the open wait a probe that succeeds (half-open, closed)
         breaker.recordFailure(breaker.allow(), Duration.ZERO);
-        nanos.addAndGet(Duration.ofSeconds(30).toNanos());
+        f.nanos.addAndGet(Duration.ofSeconds(30).toNanos());
         breaker.recordSuccess(breaker.allow());
         assertEquals(BreakerState.CLOSED, breaker.state(), "the frame that follows finds the breaker as it was");
-        t.breaker("alpha", breaker);
+        f.posted.breaker("alpha", breaker);
 
-        List<Toasts.Toast> shown = toasts.showing(NOW);
+        List<Toasts.Toast> shown = f.toasts.showing(NOW);
         assertEquals(List.of("alpha: circuit breaker open (1 consecutive failures)", "alpha: circuit breaker half-open, probing",
                 "alpha: circuit breaker closed"), shown.stream().map(Toasts.Toast::text).toList());
         assertEquals(List.of(Toasts.Kind.ERROR, Toasts.Kind.WARN, Toasts.Kind.OK), shown.stream().map(Toasts.Toast::kind).toList());
-        t.breaker("alpha", breaker);
-        assertEquals(3, toasts.showing(NOW).size(), "a frame with no new transition posts nothing");
+        f.posted.breaker("alpha", breaker);
+        assertEquals(3, f.toasts.showing(NOW).size(), "a frame with no new transition posts nothing");
     }
 
     @Test
     void aBreakerAReloadPutInPlaceIsNewsFromItsFirstTransition() {
-        Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
-        TransitionToasts t = new TransitionToasts(toasts);
-        AtomicLong nanos = new AtomicLong();
-        CircuitBreaker before = CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
+        Frames f = new Frames();
+        CircuitBreaker before = f.breaker();
         before.recordFailure(before.allow(), Duration.ZERO);
-        t.breaker("alpha", before);
-        assertTrue(toasts.showing(NOW).isEmpty(), "what happened before the first frame is old news");
+        f.posted.breaker("alpha", before);
+        assertTrue(f.toasts.showing(NOW).isEmpty(), "what happened before the first frame is old news");
 
-        CircuitBreaker replaced = CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
+        CircuitBreaker replaced = f.breaker();
         replaced.recordFailure(replaced.allow(), Duration.ZERO);
-        t.breaker("alpha", replaced);
+        f.posted.breaker("alpha", replaced);
         assertEquals(List.of("alpha: circuit breaker open (1 consecutive failures)"),
-                toasts.showing(NOW).stream().map(Toasts.Toast::text).toList(), "its numbers start over, its first transition is shown");
+                f.toasts.showing(NOW).stream().map(Toasts.Toast::text).toList(), "its numbers start over, its first transition is shown");
+    }
+
+    /** Two frames' worth of dashboard state: the toasts, what posts them, and the clock its breakers run on. */
+    private static final class Frames {
+        final Toasts toasts = new Toasts(Clock.fixed(NOW, ZoneOffset.UTC));
+        final TransitionToasts posted = new TransitionToasts(toasts);
+        final AtomicLong nanos = new AtomicLong();
+
+        /** A real breaker on this test clock that opens on its first failure. */
+        CircuitBreaker breaker() {
+            return CircuitBreaker.of(tripOnFirstFailure(), nanos::get);
+        }
     }
 
     /** Opens on one failure, probes after 10 s. */
