@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 import shaper.config.ConfigException;
 import shaper.config.GatewayConfig;
+import shaper.config.ResponsesWebSocket;
 import shaper.config.UpstreamUrl;
 
 /** Provider-scope gateway flags: a separate upstream for the Responses API, the large-request gate, a per-provider mirror log. */
@@ -25,6 +26,10 @@ public final class GatewayOptions {
             description = "Also append this provider's log lines to PATH (its directory must exist)")
     Path logFile;
 
+    @Option(names = {"-responses-websocket", "--responses-websocket"}, paramLabel = "MODE", defaultValue = "shape",
+            description = "WebSocket upgrades on the Responses route: shape (admit each turn), tunnel (opaque) or refuse (426)")
+    String responsesWebSocket;
+
     GatewayConfig toConfig() {
         if (bigCtxTokens < 0) {
             throw new ConfigException("-big-ctx-tokens must be >= 0, got " + bigCtxTokens);
@@ -37,6 +42,6 @@ public final class GatewayOptions {
             throw new ConfigException("-log-file: directory of " + logFile + " does not exist");
         }
         return new GatewayConfig(responsesUpstream == null ? null : UpstreamUrl.parse(responsesUpstream, "-responses-upstream"),
-                bigCtxTokens, bigCtxConcurrency, logFile);
+                bigCtxTokens, bigCtxConcurrency, logFile, ResponsesWebSocket.parse(responsesWebSocket));
     }
 }

@@ -169,6 +169,9 @@ public final class ExchangeLog implements AutoCloseable {
                     sb.append(" class=").append(r.priorityClass());
                 }
                 sb.append(" attempts=").append(r.attempts());
+                if (!r.transport().equals("http")) {
+                    sb.append(" transport=").append(r.transport());
+                }
                 if (r.usage().source() != shaper.usage.TokenUsage.Source.NONE) {
                     // in = every input token (uncached, cache reads and writes); ~ marks an estimate
                     String mark = r.usage().estimated() ? "~" : "";

@@ -38,13 +38,15 @@ import shaper.usage.TokenUsage;
  * @param responseBytes   body bytes sent to the client, -1 when unknown
  * @param usage           the tokens it used, reported by the upstream or estimated; {@link TokenUsage#NONE} for none
  * @param priorityClass   the priority class it queued in; empty when the provider declares no classes
+ * @param transport       how the call came: {@code http}, or {@code ws} for one turn of a Responses WebSocket session
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
                              int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                              BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage,
-                             String priorityClass) {
+                             String priorityClass, String transport) {
     public ExchangeRecord {
+        Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(route, "route");

@@ -32,6 +32,7 @@ public final class ExchangeTrace {
     private volatile long upstreamSent = Timings.UNSET;
     private volatile long lastAttemptSent = Timings.UNSET;
     private volatile String priorityClass = "";
+    private volatile String transport = "http";
     private volatile long upstreamHeaders = Timings.UNSET;
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
@@ -85,6 +86,11 @@ public final class ExchangeTrace {
 
     private long now() {
         return nanoTime.getAsLong() - arrivedNanos;
+    }
+
+    /** How the call came, when not over HTTP: {@code ws} for a turn of a Responses WebSocket session. */
+    public void transport(String name) {
+        this.transport = java.util.Objects.requireNonNull(name, "name");
     }
 
     /** The priority class the request queued in (only when classes are declared). */
@@ -245,6 +251,6 @@ public final class ExchangeTrace {
         }
         return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
-                requestBody, responseBody, responseBytes, usage, priorityClass);
+                requestBody, responseBody, responseBytes, usage, priorityClass, transport);
     }
 }

@@ -58,11 +58,26 @@ final class ClientSink {
 
     private final ServerResponse res;
     private final Dialect dialect;
+    /** The WebSocket session of a turn, which answers a local failure as an error event; null over HTTP. */
+    private final TurnSocket socket;
     private State state = NOT_COMMITTED;
 
     ClientSink(ServerResponse res, Dialect dialect) {
+        this(res, dialect, null);
+    }
+
+    private ClientSink(ServerResponse res, Dialect dialect, TurnSocket socket) {
         this.res = res;
         this.dialect = dialect;
+        this.socket = socket;
+    }
+
+    /**
+     * The sink of one WebSocket turn: nothing is ever committed in it (a turn has no status line, and
+     * its events are relayed by the session), so a local failure is always the session's error event.
+     */
+    static ClientSink onSocket(TurnSocket socket) {
+        return new ClientSink(null, Dialect.RESPONSES, socket);
     }
 
     /** Writes the answer by {@code delivery}, the way the client can still take it. */
@@ -135,6 +150,9 @@ final class ClientSink {
 
     /** The answer's header fields for the journal; none while nothing was sent for an exchange without a status. */
     List<Header> journalHeaders(int status) {
+        if (res == null) {
+            return List.of();
+        }
         return res.isSent() || status > 0 ? JournalHeaders.of(res.headers()) : List.of();
     }
 
@@ -166,6 +184,11 @@ final class ClientSink {
     }
 
     private void answer(LocalFailure f) {
+        if (socket != null) {
+            // a client waiting on a socket retries a refusal after its retry-after, on a new socket
+            socket.refuse(f.status(), f.openai(), f.code(), f.message(), LocalFailure.atLeastOneSecond(f.retryAfter()));
+            return;
+        }
         if (f.body() == LocalFailure.Body.PLAIN || (f.body() == LocalFailure.Body.DIALECT_OR_PLAIN && dialect == Dialect.OTHER)) {
             res.status(Status.create(f.status()));
             if (f.retryAfter().isPositive()) {

@@ -68,6 +68,26 @@ record Intake(Exchange exchange, RequestBody body, AdmissionClass limiters) {
         return new Intake(exchange, body, cls);
     }
 
+    /**
+     * A turn of a Responses WebSocket session as an exchange: a {@code POST} of the routed path with
+     * the handshake's headers and the request frame as its body (in memory: a frame is bounded by the
+     * session), judged by the frame's length; the priority rules see the frame's {@code "model"}.
+     */
+    static Intake ofTurn(SocketTurn.Asked asked, ProviderAssembly provider, ExchangeTrace trace) {
+        byte[] frame = asked.frame();
+        AdmissionClass cls = provider.admission().classify("POST", asked.path(), frame.length);
+        trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH, cls.route());
+        RequestBody body = new RequestBody.Buffered(frame, false);
+        QueueClass priority = QueueClass.DEFAULT;
+        if (provider.priority().enabled()) {
+            priority = provider.priority().classify(new Facts(asked.headers(), asked.path(), new RequestBody.Peek(body, frame, frame.length)));
+            trace.priorityClass(priority.name());
+        }
+        Exchange exchange = new Exchange(trace.id(), "POST", asked.path(), "", asked.headers(), RequestCoding.of(asked.headers()),
+                false, priority, asked.client(), frame.length);
+        return new Intake(exchange, body, cls);
+    }
+
     /** The body read so far and the length the gate judges ({@code -big-ctx-tokens}, bytes / 4; -1 when unknown). */
     private record Estimate(RequestBody body, long length) {
     }

@@ -54,6 +54,11 @@ public record ProviderAssembly(ProviderConfig config, TimeSource time, ProviderL
         return config.name();
     }
 
+    /** Whether a request of {@code method} on {@code rawPath} is converted by one of its transcoded routes. */
+    public boolean transcodes(String method, String rawPath) {
+        return transcoding.match(method, rawPath) != null;
+    }
+
     /** Closes what only this provider holds: its upstream pools, its cluster link and its {@code -log-file} mirror. */
     @Override
     public void close() {

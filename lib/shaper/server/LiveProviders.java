@@ -31,6 +31,8 @@ public final class LiveProviders implements ReloadTarget {
     private final ServerServices services;
     private final MountTable table;
     private final ReloadStatus status = ReloadStatus.fixed();
+    /** Open Responses WebSocket sessions per provider: kept across reloads, as the sessions are. */
+    private final shaper.proxy.ws.SessionGauge sessions = new shaper.proxy.ws.SessionGauge();
     /** Assemblies a reload replaced or removed: their queued requests are drained at stop. */
     private final List<ProviderAssembly> retired = new ArrayList<>();
     /** What only retired assemblies hold (removed providers whole, the pools of a changed upstream): closed at stop. */
@@ -70,6 +72,10 @@ public final class LiveProviders implements ReloadTarget {
     }
 
     /** What {@code /metrics} reads of the providers in force, at each scrape. */
+    shaper.proxy.ws.SessionGauge sessions() {
+        return sessions;
+    }
+
     List<ProviderView> views() {
         return current.stream().map(ProviderView::of).toList();
     }

@@ -98,8 +98,9 @@ final class MountTable {
         if (isHealth(rawPath) || !admitted(now.keys(), headers)) {
             return null;
         }
+        Optional<String> client = now.keys().required() ? now.keys().check(HelidonHeaderEditor.view(headers)) : Optional.empty();
         return now.router().route(rawPath)
-                .map(m -> new UpgradeTunnel.Target(m.target().provider(), m.forwardedPath()))
+                .map(m -> new UpgradeTunnel.Target(m.target().provider(), m.forwardedPath(), client))
                 .orElse(null);
     }
 

@@ -10,7 +10,10 @@ import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import shaper.observe.ExchangeLog;
+import io.helidon.webserver.websocket.WsConfig;
 import shaper.proxy.upgrade.UpgradeTunnel;
+import shaper.proxy.ws.ResponsesUpgrader;
+import shaper.proxy.ws.SessionGauge;
 import shaper.proxy.watch.ClientConnection;
 import shaper.settings.ServerConfig;
 
@@ -28,13 +31,14 @@ final class ShaperListener {
     }
 
     /** Binds and starts the listener. */
-    static WebServer start(ServerConfig config, MountTable table, ExchangeLog log) {
+    static WebServer start(ServerConfig config, MountTable table, ExchangeLog log, SessionGauge sessions) {
         Http1Config http1 = Http1Config.builder()
                 .sendKeepAliveHeader(false)
                 .maxPrologueLength(32 * 1024)
                 .validatePath(false)
                 .build();
-        UpgradeTunnel tunnel = new UpgradeTunnel("websocket", table::upgradeTarget, log);
+        UpgradeTunnel opaque = new UpgradeTunnel("websocket", table::upgradeTarget, log);
+        ResponsesUpgrader tunnel = new ResponsesUpgrader(opaque, table::upgradeTarget, log, sessions);
         Duration headTimeout = config.headerReadTimeout();
         HeadReadTimeout heads = new HeadReadTimeout(Http1ConnectionSelector.builder()
                 .config(http1)
@@ -50,6 +54,8 @@ final class ShaperListener {
                 .contentEncoding(new PassthroughEncodings())
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(heads)
+                // the terminated sessions' frame loops read their frame bound here
+                .addProtocol(WsConfig.builder().maxFrameLength(ResponsesUpgrader.MAX_MESSAGE).build())
                 .idleConnectionTimeout(headTimeout)
                 .idleConnectionPeriod(HeadReadTimeout.checkPeriod(headTimeout))
                 .directHandlers(BadInputAnswer.forEveryEvent(table))

@@ -99,7 +99,7 @@ public final class ShaperServer {
         ClientKeys keys = ClientKeys.resolve(config.server().clientKeys(), env);
         ServerServices services = ServerServices.open(time, ownsTime, out, err, keys, env, config.server().metricsBind().isPresent());
         LiveProviders live = LiveProviders.assemble(config, services);
-        WebServer server = ShaperListener.start(config.server(), live.table(), services.log());
+        WebServer server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions());
         ShaperServer shaper = new ShaperServer(server, live, services, Optional.empty(), config.server().shutdownGrace());
         if (config.server().metricsBind().isPresent()) {
             shaper = shaper.withMetrics(config.server().metricsBind().get());

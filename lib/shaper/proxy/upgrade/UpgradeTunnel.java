@@ -59,9 +59,10 @@ public final class UpgradeTunnel implements Http1Upgrader {
     /**
      * Where an upgrade request goes: the provider's assembly (its upstream, header rewrite applied to
      * the handshake as to any request, {@code -upstream-timeout}, breaker and publisher) and the path
-     * to send (mount prefix taken off).
+     * to send (mount prefix taken off); the client's identity is the name of the key it presented
+     * (empty when keys are not required), which a terminated session's turns queue under.
      */
-    public record Target(ProviderAssembly assembly, String rawPath) {
+    public record Target(ProviderAssembly assembly, String rawPath, java.util.Optional<String> client) {
         String provider() {
             return assembly.name();
         }

@@ -29,11 +29,26 @@ public final class ClientConnection {
     private final SelectorWatch selector;
     private SelectorWatch.Handle watch;
     private volatile boolean gone;
+    /** Whether a connection that cannot be watched is still open, as its owner knows; null when nobody knows. */
+    private final java.util.function.BooleanSupplier open;
 
     private ClientConnection(HelidonSocket socket, SocketChannel channel, SelectorWatch selector) {
+        this(socket, channel, selector, null);
+    }
+
+    private ClientConnection(HelidonSocket socket, SocketChannel channel, SelectorWatch selector, java.util.function.BooleanSupplier open) {
         this.socket = socket;
         this.channel = channel;
         this.selector = selector;
+        this.open = open;
+    }
+
+    /**
+     * A connection whose reader already runs elsewhere (a WebSocket session's frame loop), so it is never
+     * watched: {@code open} says whether the client is still there.
+     */
+    public static ClientConnection owned(java.util.function.BooleanSupplier open) {
+        return new ClientConnection(null, null, null, open);
     }
 
     public static ClientConnection of(ServerRequest request, SelectorWatch selector) {
@@ -78,7 +93,7 @@ public final class ClientConnection {
 
     /** False once the client is known to have closed; true while open or when it cannot be known. */
     public boolean isOpen() {
-        return !(gone || (watch != null && watch.gone()));
+        return !(gone || (watch != null && watch.gone()) || (open != null && !open.getAsBoolean()));
     }
 
     /**
