@@ -62,6 +62,7 @@ public enum Series {
     CLASS_QUEUED(GAUGE, "Requests waiting per priority class over all the provider's limiters and its token budget; only when classes are declared", "class"),
     CLASS_QUEUE_WAIT_SECONDS(HISTOGRAM, "Time finished exchanges of each priority class waited for their slots; only when classes"
             + " are declared", "class"),
+    WEBSOCKET_SESSIONS(GAUGE, "Responses WebSocket sessions the proxy holds open (terminated, not tunnelled); each turn counts as an exchange"),
     PRIORITY_UNKNOWN(COUNTER, "Requests whose priority header named an undeclared class (served in a rule's or the default class)"),
     BUILD_INFO(GAUGE, "Always 1; the version label names the running build", "version"),
     CONFIG_RELOADS(Scope.PROXY, COUNTER, "Configuration reloads (SIGHUP, -config-watch) by result: ok (applied) or error (refused,"

@@ -114,6 +114,11 @@ public final class ShaperMetrics {
                 .forEach(this::register);
     }
 
+    /** Registers the gauge of open Responses WebSocket sessions, read per provider name at each scrape. */
+    public void webSocketSessions(java.util.function.ToIntFunction<String> open) {
+        gauge(Series.WEBSOCKET_SESSIONS, p -> open.applyAsInt(p.name()));
+    }
+
     /** The histogram observer for {@code provider}'s records; see {@link ExchangeHistograms#observer}. */
     public Consumer<ExchangeRecord> observer(String provider) {
         return histograms.observer(provider);

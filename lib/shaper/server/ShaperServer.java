@@ -116,6 +116,7 @@ public final class ShaperServer {
         try {
             ShaperMetrics model = new ShaperMetrics(live::views, services.histograms().orElseThrow(), live.status());
             model.tokens(live.current().stream().map(p -> java.util.Map.entry(p.name(), p.tokens())).toList());
+            model.webSocketSessions(live.sessions()::open);
             return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model)), grace);
         } catch (IOException | RuntimeException e) {
             stop();

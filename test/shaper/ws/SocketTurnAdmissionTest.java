@@ -80,4 +80,35 @@ class SocketTurnAdmissionTest {
             assertEquals(3, shaper.logLines("transport=ws").size(), shaper.stdout());
         }
     }
+
+    @Test
+    void aGaugeCountsOpenSessionsAndAPrewarmIsNoExchange() throws Exception {
+        try (ResponsesSocketUpstream up = ResponsesSocketUpstream.start("hello");
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-metrics-bind", "127.0.0.1:0", "-limit-all",
+                     "-concurrency", "1", "-release-cooldown", "0s")) {
+            java.net.URI metrics = java.net.URI.create("http://127.0.0.1:" + shaper.server().metricsPort().orElseThrow() + "/metrics");
+            up.holdTurns();
+            try (ResponsesSocketClient holding = ResponsesSocketClient.open(java.net.URI.create("ws://127.0.0.1:" + shaper.port() + "/v1/responses"));
+                 ResponsesSocketClient warming = ResponsesSocketClient.open(java.net.URI.create("ws://127.0.0.1:" + shaper.port() + "/v1/responses"))) {
+                holding.send(CREATE);
+                RunningShaper.await("the slot taken", BOUND, () -> up.inFlight() == 1);
+                warming.send(PREWARM);
+                warming.until("response.completed", BOUND); // at once: a prewarm takes no slot
+                assertTrue(scrape(metrics).contains("shaper_websocket_sessions{provider=\"default\"} 2.0"), scrape(metrics));
+                up.release(1);
+                holding.until("response.completed", BOUND);
+            }
+            RunningShaper.await("the sessions closed", BOUND, () -> scrape(metrics).contains("shaper_websocket_sessions{provider=\"default\"} 0.0"));
+            assertEquals(1, turns(shaper).size(), "the prewarm is no exchange: " + turns(shaper));
+        }
+    }
+
+    private static String scrape(java.net.URI metrics) {
+        try {
+            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(metrics).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
 }
