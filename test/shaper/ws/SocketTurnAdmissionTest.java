@@ -111,4 +111,21 @@ class SocketTurnAdmissionTest {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void theHandshakesPriorityHeaderClassesEveryTurnAndIsNotForwarded() throws Exception {
+        try (ResponsesSocketUpstream up = ResponsesSocketUpstream.start("hello");
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-priority-class", "interactive=4",
+                     "-priority-class", "background=1", "-priority-default", "interactive");
+             ResponsesSocketClient c = ResponsesSocketClient.open(java.net.URI.create("ws://127.0.0.1:" + shaper.port() + "/v1/responses"),
+                     "X-Shaper-Priority", "background")) {
+            c.send(CREATE);
+            c.until("response.completed", BOUND);
+            RunningShaper.await("the turn recorded", BOUND, () -> turns(shaper).size() == 1);
+            assertEquals("background", turns(shaper).getFirst().priorityClass());
+            assertTrue(up.handshakes().getFirst().first(io.helidon.http.HeaderNames.create("X-Shaper-Priority")).isEmpty(),
+                    "the priority header is the proxy's alone");
+            assertTrue(shaper.logLines("class=background").size() == 1, shaper.stdout());
+        }
+    }
 }
