@@ -26,10 +26,6 @@ public final class GatewayOptions {
             description = "Also append this provider's log lines to PATH (its directory must exist)")
     Path logFile;
 
-    @Option(names = {"-responses-websocket", "--responses-websocket"}, paramLabel = "MODE", defaultValue = "shape",
-            description = "WebSocket upgrades on the Responses route: shape (admit each turn), tunnel (opaque) or refuse (426)")
-    String responsesWebSocket;
-
     GatewayConfig toConfig() {
         if (bigCtxTokens < 0) {
             throw new ConfigException("-big-ctx-tokens must be >= 0, got " + bigCtxTokens);
@@ -44,4 +40,8 @@ public final class GatewayOptions {
         return new GatewayConfig(responsesUpstream == null ? null : UpstreamUrl.parse(responsesUpstream, "-responses-upstream"),
                 bigCtxTokens, bigCtxConcurrency, logFile, ResponsesWebSocket.parse(responsesWebSocket));
     }
+
+    /** Read by {@link #toConfig}: one of the {@link ResponsesWebSocket} modes. */
+    @Option(names = {"-responses-websocket", "--responses-websocket"}, paramLabel = "MODE", defaultValue = "shape", description =
+            "WebSocket upgrades on the Responses route: shape (admit each turn), tunnel (opaque) or refuse (426)") String responsesWebSocket;
 }

@@ -14,7 +14,10 @@
  *   <li>{@link shaper.proxy.Exchange}: what was asked (method, path, headers, the body's coding, priority
  *       class, client identity, cost estimate), immutable and independent of the listener's request type;
  *       {@link shaper.proxy.Carriage} adds where the answer goes and what is recorded.</li>
- *   <li>{@link shaper.proxy.ProxyHandler}: the HTTP entrance, which runs the stages in that order.</li>
+ *   <li>{@link shaper.proxy.ProxyHandler}: the HTTP entrance, which runs the stages in that order;
+ *       {@link shaper.proxy.SocketTurn}: the WebSocket entrance, the same stages for one turn of a
+ *       Responses WebSocket session (package {@code shaper.proxy.ws}), its sockets behind
+ *       {@link shaper.proxy.TurnSocket}.</li>
  *   <li>{@link shaper.proxy.AnswerJudge}: the one pure decision on an attempt's answer (accept, retry,
  *       give up), with its breaker verdict and overload signal.</li>
  *   <li>{@link shaper.proxy.ClientSink}: the only owner of the answer's commit state; a local failure is

@@ -19,28 +19,18 @@ import shaper.proxy.ProviderAssembly;
  * The one record of a Responses WebSocket handshake (its turns have records of their own): begun on
  * arrival, ended by the {@code 101} or by the one local answer the client gets instead. A handshake
  * takes no slot. Confined to the connection's thread.
+ *
+ * @param request the handshake's header fields, as the record keeps them
+ * @param path    the path after the mount prefix
+ * @param trace   the record in the making
  */
-final class HandshakeRecord {
-    private final ProviderAssembly provider;
-    private final Headers request;
-    private final String path;
-    private final ExchangeTrace trace;
-
-    HandshakeRecord(ProviderAssembly provider, HttpPrologue prologue, Headers request, String path) {
-        this.provider = provider;
-        this.request = request;
-        this.path = path;
-        this.trace = provider.publisher().journal().begin("GET", path, prologue.query().rawValue());
+record HandshakeRecord(ProviderAssembly provider, Headers request, String path, ExchangeTrace trace) {
+    /** Begins the record of a handshake on {@code path} (after the mount prefix): passthrough, never queued. */
+    static HandshakeRecord begin(ProviderAssembly provider, HttpPrologue prologue, Headers request, String path) {
+        ExchangeTrace trace = provider.publisher().journal().begin("GET", path, prologue.query().rawValue());
         trace.classified(RouteKind.PASSTHROUGH, "");
         trace.queueEnded(false);
-    }
-
-    String provider() {
-        return provider.name();
-    }
-
-    String path() {
-        return path;
+        return new HandshakeRecord(provider, request, path, trace);
     }
 
     /**
@@ -54,7 +44,7 @@ final class HandshakeRecord {
             ctx.dataWriter().writeNow(BufferData.create((head + body).getBytes(StandardCharsets.UTF_8)));
         } catch (RuntimeException clientGone) {
             end(status, Outcome.ABORTED, EndReason.CLIENT_LEFT);
-            return new SessionConnection(null, null);
+            return SessionConnection.answered();
         }
         EndReason reason = switch (outcome) {
             case CLEAN, LOCAL -> EndReason.COMPLETED;
@@ -62,7 +52,7 @@ final class HandshakeRecord {
             case ABORTED -> EndReason.CLIENT_LEFT;
         };
         end(status, outcome, reason);
-        return new SessionConnection(null, null);
+        return SessionConnection.answered();
     }
 
     void end(int status, Outcome outcome, EndReason reason) {

@@ -91,7 +91,7 @@ public final class ResponsesUpgrader implements Http1Upgrader {
         if (mode == ResponsesWebSocket.TUNNEL) {
             return tunnel.upgrade(ctx, prologue, headers);
         }
-        HandshakeRecord record = new HandshakeRecord(provider, prologue, headers, target.rawPath());
+        HandshakeRecord record = HandshakeRecord.begin(provider, prologue, headers, target.rawPath());
         if (mode == ResponsesWebSocket.REFUSE || provider.transcodes("POST", target.rawPath())) {
             return record.answer(ctx, 426, "Upgrade Required",
                     "this route takes the Responses API over HTTP only; send POST " + target.rawPath() + "\n", Outcome.LOCAL);
@@ -148,7 +148,7 @@ public final class ResponsesUpgrader implements Http1Upgrader {
     }
 
     private ServerConnection unreachable(ConnectionContext ctx, HandshakeRecord record, String error) {
-        log.info("upstream error provider=" + record.provider() + " method=GET path=" + record.path() + " error=" + error);
+        log.info("upstream error provider=" + record.provider().name() + " method=GET path=" + record.path() + " error=" + error);
         return record.answer(ctx, 502, "Bad Gateway", "bad gateway: upstream unreachable\n", Outcome.FAILED);
     }
 

@@ -13,15 +13,14 @@ import io.helidon.websocket.WsCloseCodes;
  * connection). Never idle to the listener's head-read timeout: a session rests between turns for as
  * long as its client keeps it. When the frame loop ends, however it ended, the session ends too (its
  * upstream socket closed, its gauge counted down).
+ *
+ * @param frames  the session's frame loop, null for an answered handshake
+ * @param session the session the loop serves, null for an answered handshake
  */
-final class SessionConnection implements ServerConnection {
-    private final WsConnection frames;
-    private final ResponsesSession session;
-
-    /** @param frames the session's frame loop, null for an answered handshake (then {@code session} may be null too) */
-    SessionConnection(WsConnection frames, ResponsesSession session) {
-        this.frames = frames;
-        this.session = session;
+record SessionConnection(WsConnection frames, ResponsesSession session) implements ServerConnection {
+    /** A handshake answered otherwise: returning from {@link #handle} closes the connection. */
+    static SessionConnection answered() {
+        return new SessionConnection(null, null);
     }
 
     @Override
