@@ -77,7 +77,7 @@ class SocketTurnAdmissionTest {
                 assertEquals(7, r.usage().output(), r.usage().toString());
             }
             assertTrue(turns.stream().anyMatch(r -> r.timings().queueWait().toMillis() > 0), "turns waited for the slot");
-            assertEquals(3, shaper.logLines("transport=ws").size(), shaper.stdout());
+            RunningShaper.await("one log line per turn", BOUND, () -> shaper.logLines("transport=ws").size() == 3);
         }
     }
 
@@ -125,7 +125,7 @@ class SocketTurnAdmissionTest {
             assertEquals("background", turns(shaper).getFirst().priorityClass());
             assertTrue(up.handshakes().getFirst().first(io.helidon.http.HeaderNames.create("X-Shaper-Priority")).isEmpty(),
                     "the priority header is the proxy's alone");
-            assertTrue(shaper.logLines("class=background").size() == 1, shaper.stdout());
+            RunningShaper.await("the turn's log line", BOUND, () -> shaper.logLines("class=background").size() == 1);
         }
     }
 }
