@@ -13,7 +13,7 @@
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -38,6 +38,8 @@
 #                          BENCH_SSE_FLOOR=1 (default) adds target "bare" to this section: bench/BareRelay.c,
 #                          a blocking two-thread TCP relay built with cc, the machine's floor for one relay
 #                          hop (skipped with a note when no C compiler is found; 0 leaves it out)
+#   BENCH_WS_TURNS         turns per target of the websocket section (300; quick 60), after BENCH_WS_WARMUP unmeasured ones (100; quick 20);
+#                          BENCH_WS_EVENTS events per streamed turn (20), BENCH_WS_INTERVAL ms between them (5)
 #   BENCH_PROXY_ARGS       extra proxy flags, space-separated (e.g. "-limit-all=true -concurrency 4")
 #   BENCH_PROXY_LOG        where the proxy's per-exchange log goes (default /dev/null)
 #   BENCH_OUT              report path (default BENCHMARKS.md at the repo root; "-" = don't write)
@@ -89,7 +91,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 BASELINE_REV=${BENCH_BASELINE_REV:-}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -1249,6 +1251,59 @@ section_priority() {
   stop_pid "$probe_pid"
 }
 
+# Responses WebSocket turns (bench/WsTurnProbe.java): one socket, turns one after another, against the
+# fake directly, through a tunnelling proxy (-responses-websocket tunnel) and through a shaping proxy whose
+# route is limited (each turn admitted and recorded). Rows: the turn's round trip with no events (the cost
+# per turn of termination and admission) and the per-event delay of a streamed turn.
+section_websocket() {
+  local quick=${QUICK:-0} turns warmup events interval port pid target url line shape_port tunnel_port
+  turns=${BENCH_WS_TURNS:-$([ "$quick" = 1 ] && echo 60 || echo 300)}
+  warmup=${BENCH_WS_WARMUP:-$([ "$quick" = 1 ] && echo 20 || echo 100)}
+  events=${BENCH_WS_EVENTS:-20} interval=${BENCH_WS_INTERVAL:-5}
+  port=$(free_port) || die "no free port"
+  ./jbang bench/WsTurnProbe.java serve -port "$port" >"$RES/ws-fake.log" 2>&1 &
+  pid=$!
+  own "$pid"
+  wait_http "http://127.0.0.1:$port/health" "$pid" 120 || die "the WebSocket fake did not start (see $RES/ws-fake.log)"
+  launch_proxy ws-shape-proxy "http://127.0.0.1:$port" /dev/null -limit "POST /v1/responses" -concurrency 64 -release-cooldown 0
+  shape_port=$LAUNCHED_PORT
+  local shape_started=$LAUNCHED_STARTED
+  launch_proxy ws-tunnel-proxy "http://127.0.0.1:$port" /dev/null -responses-websocket tunnel
+  tunnel_port=$LAUNCHED_PORT
+  local tunnel_started=$LAUNCHED_STARTED
+  md "## Responses WebSocket turns: direct, tunnelled, shaped" "" \
+    "One socket per target, turns one after another (\`bench/WsTurnProbe.java\`), $warmup unmeasured turns first, then $turns measured." \
+    "**Turn** = \`response.create\` sent to \`response.completed\` received, with no events between (what termination and admission" \
+    "add per turn); **event** = wall-clock delay of each of $events deltas ${interval} ms apart (stamped by the fake, read by the probe)." \
+    "\`shape\`: the default mode, \`-limit \"POST /v1/responses\" -concurrency 64\` (every turn admitted, recorded, usage read);" \
+    "\`tunnel\`: \`-responses-websocket tunnel\` (bytes spliced unread)." "" \
+    "| target | turn p50 | turn p99 | event p50 | event p99 |" "| --- | ---: | ---: | ---: | ---: |"
+  for target in direct tunnel shape; do
+    case $target in
+      direct) url="ws://127.0.0.1:$port/v1/responses" ;;
+      tunnel) url="ws://127.0.0.1:$tunnel_port/v1/responses" ;;
+      shape) url="ws://127.0.0.1:$shape_port/v1/responses" ;;
+    esac
+    run_bounded 600 ./jbang bench/WsTurnProbe.java probe -url "$url" -turns "$turns" -warmup "$warmup" -events 0 \
+      >"$RES/ws-$target-turns.txt" 2>"$RES/ws-$target-turns.err" || log "websocket $target: turn probe failed: $(tail -3 "$RES/ws-$target-turns.err")"
+    run_bounded 600 ./jbang bench/WsTurnProbe.java probe -url "$url" -turns $((turns / 10 + 1)) -warmup $((warmup / 10 + 1)) \
+      -events "$events" -interval "$interval" >"$RES/ws-$target-events.txt" 2>"$RES/ws-$target-events.err" ||
+      log "websocket $target: event probe failed: $(tail -3 "$RES/ws-$target-events.err")"
+    line="$(grep -m1 '^WS_RESULT ' "$RES/ws-$target-turns.txt") $(grep -m1 '^WS_RESULT ' "$RES/ws-$target-events.txt" | sed 's/turn_/streamed_turn_/g')"
+    M[ws.$target.turn_p50_us]=$(kv turn_p50_us "$line")
+    md "| $target | $(fmt_us "$(kv turn_p50_us "$line")") | $(fmt_us "$(kv turn_p99_us "$line")") | $(fmt_us "$(kv event_p50_us "$line")") | $(fmt_us "$(kv event_p99_us "$line")") |"
+    log "websocket $target: $line"
+  done
+  md ""
+  if [ -n "${M[ws.shape.turn_p50_us]}" ] && [ -n "${M[ws.tunnel.turn_p50_us]}" ]; then
+    local added=$(( ${M[ws.shape.turn_p50_us]} - ${M[ws.tunnel.turn_p50_us]} ))
+    check "websocket: shaped turn p50 minus tunnelled (termination + admission per turn)" "≤ 1 ms" "$(fmt_us "$added")" "$(passfail "$added <= 1000")"
+  fi
+  stop_pid "$shape_started"
+  stop_pid "$tunnel_started"
+  stop_pid "$pid"
+}
+
 section_queue10k() {
   local n=$QUEUE_N need hard up_started px_started line title
   title="## $n queued clients behind a limit of 4"
@@ -1466,7 +1521,7 @@ main() {
 
   ensure_tools wrk:wrk nginx:nginx curl:curl
   log "building the scripts (first run downloads dependencies)"
-  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java; do
+  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java bench/WsTurnProbe.java; do
     run_bounded 900 ./jbang build "$s" >>"$RES/build.log" 2>&1 || die "build of $s failed (see $RES/build.log)"
   done
   if [ -n "$BASELINE_REV" ]; then

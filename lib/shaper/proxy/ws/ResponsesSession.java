@@ -70,6 +70,12 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
         this.upstream = link;
     }
 
+    /** The client's socket, once its {@code 101} is written: from now on upstream events are relayed to it. */
+    void started(WsSession session) {
+        client = session;
+        upstream.start();
+    }
+
     // ---- the client's socket (Helidon's frame loop)
 
     @Override
@@ -105,6 +111,10 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
             Thread.ofVirtual().name("ws-turn").start(() -> {
                 try {
                     SocketTurn.serve(provider, new SocketTurn.Asked(handshake.headers(), handshake.path(), handshake.client(), frame), this);
+                } catch (RuntimeException | Error unexpected) {
+                    // recorded by the settlement; the client is told the only way a socket can be
+                    end(WsCloseCodes.UNEXPECTED_CONDITION, "proxy error");
+                    throw unexpected;
                 } finally {
                     turnBusy.set(false);
                 }

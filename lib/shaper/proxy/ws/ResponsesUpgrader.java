@@ -144,7 +144,9 @@ public final class ResponsesUpgrader implements Http1Upgrader {
             return new SessionConnection(null, session);
         }
         record.end(101, Outcome.CLEAN, EndReason.UPGRADED);
-        return new SessionConnection(WsConnection.create(ctx, hs.prologue(), hs.headers(), hs.key(), session), session);
+        WsConnection frames = WsConnection.create(ctx, hs.prologue(), hs.headers(), hs.key(), session);
+        session.started(frames);
+        return new SessionConnection(frames, session);
     }
 
     private ServerConnection unreachable(ConnectionContext ctx, HandshakeRecord record, String error) {

@@ -20,8 +20,8 @@ import shaper.observe.Header;
  * the socket with the handshake's forwarded fields, joins each text message from its fragments (at
  * most {@link #MAX_MESSAGE} characters: a larger one closes the socket with 1009), and hands whole
  * messages to the session in order. The JDK client answers the upstream's pings itself and offers no
- * {@code permessage-deflate}, so every frame goes uncompressed. One message is asked for at a time:
- * the session has relayed a message before the next is read.
+ * {@code permessage-deflate}, so every frame goes uncompressed. Reading starts at {@link #start}, then
+ * one message is asked for at a time: the session has relayed a message before the next is read.
  */
 final class UpstreamLink implements WebSocket.Listener {
     /** The longest upstream message relayed: an event that carries a whole response, with room to spare. */
@@ -89,9 +89,14 @@ final class UpstreamLink implements WebSocket.Listener {
         ws.sendClose(code, reason).orTimeout(1, TimeUnit.SECONDS).whenComplete((w, e) -> ws.abort());
     }
 
+    /** Nothing is read before {@link #start}: the client's {@code 101} must be written before any event is relayed. */
     @Override
     public void onOpen(WebSocket webSocket) {
-        webSocket.request(1);
+    }
+
+    /** Starts reading: call once the client's session can take events. */
+    void start() {
+        socket.request(1);
     }
 
     @Override
