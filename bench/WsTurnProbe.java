@@ -19,6 +19,7 @@ import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.websocket.WsRouting;
 import io.helidon.websocket.WsListener;
@@ -73,6 +74,8 @@ public class WsTurnProbe {
 
     private static void serve(int port) throws InterruptedException {
         WebServer server = WebServer.builder().host("127.0.0.1").port(port)
+                // without it Nagle and delayed ACKs put ~40 ms between an event and the next
+                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .routing(r -> r.get("/health", (req, res) -> res.send("ok")))
                 .addRouting(WsRouting.builder().endpoint("/v1/responses", () -> new WsListener() {
                     @Override

@@ -48,6 +48,7 @@ public final class ResponsesSocketUpstream implements AutoCloseable {
     private ResponsesSocketUpstream(String reply) {
         this.reply = reply;
         this.server = WebServer.builder().host("127.0.0.1").port(0)
+                .connectionOptions(io.helidon.common.socket.SocketOptions.builder().tcpNoDelay(true).build())
                 .routing(r -> r.post("/v1/responses", (req, res) -> {
                     posts.incrementAndGet();
                     req.content().consume();
