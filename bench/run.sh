@@ -1256,7 +1256,7 @@ section_priority() {
 # route is limited (each turn admitted and recorded). Rows: the turn's round trip with no events (the cost
 # per turn of termination and admission) and the per-event delay of a streamed turn.
 section_websocket() {
-  local quick=${QUICK:-0} turns warmup events interval port pid target url line shape_port tunnel_port
+  local quick=${QUICK:-0} turns warmup events interval port pid target url tline eline shape_port tunnel_port
   turns=${BENCH_WS_TURNS:-$([ "$quick" = 1 ] && echo 60 || echo 300)}
   warmup=${BENCH_WS_WARMUP:-$([ "$quick" = 1 ] && echo 20 || echo 100)}
   events=${BENCH_WS_EVENTS:-20} interval=${BENCH_WS_INTERVAL:-5}
@@ -1289,10 +1289,14 @@ section_websocket() {
     run_bounded 600 ./jbang bench/WsTurnProbe.java probe -url "$url" -turns $((turns / 10 + 1)) -warmup $((warmup / 10 + 1)) \
       -events "$events" -interval "$interval" >"$RES/ws-$target-events.txt" 2>"$RES/ws-$target-events.err" ||
       log "websocket $target: event probe failed: $(tail -3 "$RES/ws-$target-events.err")"
-    line="$(grep -m1 '^WS_RESULT ' "$RES/ws-$target-turns.txt") $(grep -m1 '^WS_RESULT ' "$RES/ws-$target-events.txt" | sed 's/turn_/streamed_turn_/g')"
-    M[ws.$target.turn_p50_us]=$(kv turn_p50_us "$line")
-    md "| $target | $(fmt_us "$(kv turn_p50_us "$line")") | $(fmt_us "$(kv turn_p99_us "$line")") | $(fmt_us "$(kv event_p50_us "$line")") | $(fmt_us "$(kv event_p99_us "$line")") |"
-    log "websocket $target: $line"
+    tline=$(grep -m1 '^WS_RESULT ' "$RES/ws-$target-turns.txt") eline=$(grep -m1 '^WS_RESULT ' "$RES/ws-$target-events.txt")
+    if [ -z "$tline" ] || [ -z "$eline" ]; then
+      md "| $target | not measured | | | |"
+      continue
+    fi
+    M[ws.$target.turn_p50_us]=$(kv turn_p50_us "$tline")
+    md "| $target | $(fmt_us "$(kv turn_p50_us "$tline")") | $(fmt_us "$(kv turn_p99_us "$tline")") | $(fmt_us "$(kv event_p50_us "$eline")") | $(fmt_us "$(kv event_p99_us "$eline")") |"
+    log "websocket $target: turns: $tline; events: $eline"
   done
   md ""
   if [ -n "${M[ws.shape.turn_p50_us]}" ] && [ -n "${M[ws.tunnel.turn_p50_us]}" ]; then

@@ -41,6 +41,20 @@ class SocketFramesTest {
     }
 
     @Test
+    void aRequestSentTheMomentTheLastTurnCompletedIsTheNextTurn() throws Exception {
+        try (ResponsesSocketUpstream up = ResponsesSocketUpstream.start("again");
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-concurrency", "1");
+             ResponsesSocketClient c = ResponsesSocketClient.open(socket(shaper))) {
+            for (int turn = 0; turn < 20; turn++) {
+                c.send(SocketTurnAdmissionTest.CREATE);
+                c.until("response.completed", BOUND);
+            }
+            assertEquals(-1, c.closeCode(Duration.ofMillis(100)), "the socket is still open");
+            RunningShaper.await("every turn recorded", BOUND, () -> SocketTurnAdmissionTest.turns(shaper).size() == 20);
+        }
+    }
+
+    @Test
     void pingsAreAnsweredWhileATurnWaitsAndNothingElseIsSent() throws Exception {
         try (ResponsesSocketUpstream up = ResponsesSocketUpstream.start("hello");
              RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-limit-all", "-concurrency", "1", "-release-cooldown", "0s");

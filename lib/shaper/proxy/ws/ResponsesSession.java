@@ -49,11 +49,11 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
     private final SocketTurn.Asked handshake;
     private final AtomicInteger openSessions;
     private final StringBuilder partial = new StringBuilder();
-    private final AtomicBoolean turnBusy = new AtomicBoolean();
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile WsSession client;
     private volatile UpstreamLink upstream;
-    private volatile Relay current;
+    /** The turn of this socket, from its request until its terminal event reached the client; null between turns. */
+    private final AtomicReference<Relay> current = new AtomicReference<>();
 
     /**
      * @param handshake    the handshake's fields, routed path and client identity (its frame is empty)
@@ -104,10 +104,11 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
         }
         if (!request.generating()) {
             forward(message);
-        } else if (!turnBusy.compareAndSet(false, true)) {
+        } else if (!current.compareAndSet(null, new Relay())) {
             end(WsCloseCodes.VIOLATED_POLICY, "one response at a time");
         } else {
             byte[] frame = message.getBytes(StandardCharsets.UTF_8);
+            Relay turn = current.get();
             Thread.ofVirtual().name("ws-turn").start(() -> {
                 try {
                     SocketTurn.serve(provider, new SocketTurn.Asked(handshake.headers(), handshake.path(), handshake.client(), frame), this);
@@ -116,7 +117,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
                     end(WsCloseCodes.UNEXPECTED_CONDITION, "proxy error");
                     throw unexpected;
                 } finally {
-                    turnBusy.set(false);
+                    current.compareAndSet(turn, null); // a turn refused or abandoned before its terminal event
                 }
             });
         }
@@ -134,7 +135,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
 
     @Override
     public void onClose(WsSession session, int status, String reason) {
-        Relay r = current;
+        Relay r = current.get();
         if (r != null) {
             r.end(new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, r.relayed.get()));
         }
@@ -162,7 +163,12 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
 
     @Override
     public void message(String text) {
-        Relay r = current;
+        Relay r = current.get();
+        TurnEnd terminal = r == null ? null : r.seen(text);
+        if (terminal != null) {
+            // free before the client reads it: its next request may follow at once
+            current.compareAndSet(r, null);
+        }
         try {
             client.send(text, true);
         } catch (RuntimeException clientGone) {
@@ -172,14 +178,14 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
             end(WsCloseCodes.NORMAL_CLOSE, "client gone");
             return;
         }
-        if (r != null) {
-            r.seen(text);
+        if (terminal != null) {
+            r.end(terminal);
         }
     }
 
     @Override
     public void ended(int code, String reason) {
-        Relay r = current;
+        Relay r = current.get();
         if (r != null) {
             r.end(new TurnEnd(TurnEnd.Kind.UPSTREAM_CLOSED, 0, Duration.ZERO, r.relayed.get()));
         }
@@ -206,8 +212,12 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
 
     @Override
     public TurnEnd relay(byte[] frame, UsageScanner usage, Runnable firstEvent, Duration bound) {
-        Relay r = new Relay(usage, firstEvent);
-        current = r;
+        Relay r = current.get();
+        if (r == null) {
+            // the session ended while the turn waited
+            return new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, 0);
+        }
+        r.attach(usage, firstEvent);
         try {
             if (!clientOpen()) {
                 return new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, 0);
@@ -229,7 +239,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
             end(WsCloseCodes.UNEXPECTED_CONDITION, "interrupted");
             return new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, r.relayed.get());
         } finally {
-            current = null;
+            current.compareAndSet(r, null);
         }
     }
 
@@ -253,36 +263,45 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
         }
     }
 
-    /** The turn in flight: what its events feed and how it ended (the first ending wins). */
+    /**
+     * One turn of the socket, from its request on: what its events feed once it was sent upstream, and
+     * how it ended (the first ending wins). Events before {@link #attach} (none are expected: the
+     * request has not gone upstream) are relayed without being counted.
+     */
     private static final class Relay {
-        private final UsageScanner usage;
-        private final Runnable firstEvent;
+        private volatile UsageScanner usage;
+        private volatile Runnable firstEvent;
         private final AtomicInteger relayed = new AtomicInteger();
         private final AtomicReference<TurnEnd> end = new AtomicReference<>();
         private final CountDownLatch done = new CountDownLatch(1);
 
-        Relay(UsageScanner usage, Runnable firstEvent) {
-            this.usage = usage;
-            this.firstEvent = firstEvent;
+        /** The turn was admitted and its request is about to go upstream. */
+        void attach(UsageScanner scanner, Runnable first) {
+            firstEvent = first;
+            usage = scanner;
         }
 
-        void seen(String event) {
-            if (relayed.incrementAndGet() == 1) {
+        /** Counts an event about to be relayed; its ending when it is the turn's terminal event, else null. */
+        TurnEnd seen(String event) {
+            UsageScanner scanner = usage;
+            if (scanner == null) {
+                return null;
+            }
+            int n = relayed.incrementAndGet();
+            if (n == 1) {
                 firstEvent.run();
             }
             byte[] line = ("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8);
-            usage.feed(line, 0, line.length);
-            String type = TurnFrames.type(event);
-            switch (type) {
-                case TurnFrames.COMPLETED -> end(new TurnEnd(TurnEnd.Kind.COMPLETED, 0, Duration.ZERO, relayed.get()));
-                case TurnFrames.FAILED, TurnFrames.INCOMPLETE -> end(new TurnEnd(TurnEnd.Kind.FAILED, 0, Duration.ZERO, relayed.get()));
+            scanner.feed(line, 0, line.length);
+            return switch (TurnFrames.type(event)) {
+                case TurnFrames.COMPLETED -> new TurnEnd(TurnEnd.Kind.COMPLETED, 0, Duration.ZERO, n);
+                case TurnFrames.FAILED, TurnFrames.INCOMPLETE -> new TurnEnd(TurnEnd.Kind.FAILED, 0, Duration.ZERO, n);
                 case "error" -> {
                     TurnFrames.Error e = TurnFrames.error(event);
-                    end(new TurnEnd(e.status() > 0 ? TurnEnd.Kind.ERROR_EVENT : TurnEnd.Kind.FAILED, e.status(), e.retryAfter(), relayed.get()));
+                    yield new TurnEnd(e.status() > 0 ? TurnEnd.Kind.ERROR_EVENT : TurnEnd.Kind.FAILED, e.status(), e.retryAfter(), n);
                 }
-                default -> {
-                }
-            }
+                default -> null;
+            };
         }
 
         void end(TurnEnd how) {
