@@ -248,6 +248,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
         if (!ended.compareAndSet(false, true)) {
             return;
         }
+
         openSessions.decrementAndGet();
         UpstreamLink link = upstream;
         if (link != null) {

@@ -75,9 +75,25 @@ final class UpstreamLink implements WebSocket.Listener {
     record Opened(UpstreamLink link, String subprotocol) {
     }
 
-    /** Sends one whole text message, waiting at most {@code bound} for it to be written. */
+    /**
+     * Sends one whole text message, waiting at most {@code bound} for it to be written. The JDK client
+     * completes a send's future before it clears its one-send-at-a-time mark, so a send right after the
+     * last one completed can be refused with "Send pending" although nothing is pending: that refusal is
+     * retried (within the bound), every other failure is the caller's.
+     */
     void send(String text, Duration bound) throws ExecutionException, TimeoutException, InterruptedException {
-        socket.sendText(text, true).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            try {
+                socket.sendText(text, true).get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof IllegalStateException) || System.nanoTime() > deadline || socket.isOutputClosed()) {
+                    throw e;
+                }
+                Thread.sleep(1); // the mark clears as soon as the last send's completion has run
+            }
+        }
     }
 
     /** Sends a close frame and drops the connection: the upstream stops generating for this socket. Idempotent. */
