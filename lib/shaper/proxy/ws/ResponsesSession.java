@@ -34,8 +34,9 @@ import shaper.usage.UsageScanner;
  * </pre>
  *
  * While a turn waits for admission the frame loop goes on (pings are answered, nothing is sent), so
- * the frame is held, not the socket. One turn at a time: a client that sends a second generating
- * request before the first ended breaks the protocol (1008). A client message over
+ * the frame is held, not the socket. One turn at a time: the socket is free again the moment the
+ * turn's terminal event is handed to the client (its next request may follow at once, before the
+ * turn's thread has settled); a second generating request before that breaks the protocol (1008). A client message over
  * {@link #MAX_MESSAGE} bytes, joined from its fragments, closes with 1009; a binary message with 1003;
  * a message that is not a JSON object with a {@code type} with 1007. Thread-safety: the frame loop,
  * the upstream's listener and the turn thread meet only in volatile fields, the latch of the turn in
