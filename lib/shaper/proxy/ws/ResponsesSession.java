@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,7 +52,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
     private volatile WsSession client;
     private volatile UpstreamLink upstream;
     /** The turn of this socket, from its request until its terminal event reached the client; null between turns. */
-    private final AtomicReference<Relay> current = new AtomicReference<>();
+    private final AtomicReference<TurnRelay> current = new AtomicReference<>();
 
     /**
      * @param handshake    the handshake's fields, routed path and client identity (its frame is empty)
@@ -105,11 +103,11 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
         }
         if (!request.generating()) {
             forward(message);
-        } else if (!current.compareAndSet(null, new Relay())) {
+        } else if (!current.compareAndSet(null, new TurnRelay())) {
             end(WsCloseCodes.VIOLATED_POLICY, "one response at a time");
         } else {
             byte[] frame = message.getBytes(StandardCharsets.UTF_8);
-            Relay turn = current.get();
+            TurnRelay turn = current.get();
             Thread.ofVirtual().name("ws-turn").start(() -> {
                 try {
                     SocketTurn.serve(provider, new SocketTurn.Asked(handshake.headers(), handshake.path(), handshake.client(), frame), this);
@@ -136,9 +134,9 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
 
     @Override
     public void onClose(WsSession session, int status, String reason) {
-        Relay r = current.get();
+        TurnRelay r = current.get();
         if (r != null) {
-            r.end(new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, r.relayed.get()));
+            r.end(new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, r.relayed()));
         }
         end(WsCloseCodes.NORMAL_CLOSE, "client closed");
     }
@@ -164,7 +162,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
 
     @Override
     public void message(String text) {
-        Relay r = current.get();
+        TurnRelay r = current.get();
         TurnEnd terminal = r == null ? null : r.seen(text);
         if (terminal != null) {
             // free before the client reads it: its next request may follow at once
@@ -174,7 +172,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
             client.send(text, true);
         } catch (RuntimeException clientGone) {
             if (r != null) {
-                r.end(new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, r.relayed.get()));
+                r.end(new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, r.relayed()));
             }
             end(WsCloseCodes.NORMAL_CLOSE, "client gone");
             return;
@@ -186,9 +184,9 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
 
     @Override
     public void ended(int code, String reason) {
-        Relay r = current.get();
+        TurnRelay r = current.get();
         if (r != null) {
-            r.end(new TurnEnd(TurnEnd.Kind.UPSTREAM_CLOSED, 0, Duration.ZERO, r.relayed.get()));
+            r.end(new TurnEnd(TurnEnd.Kind.UPSTREAM_CLOSED, 0, Duration.ZERO, r.relayed()));
         }
         // the upstream holds the conversation: without it the client must start over on a new socket
         end(code == WsCloseCodes.NORMAL_CLOSE ? WsCloseCodes.NORMAL_CLOSE : WsCloseCodes.UNEXPECTED_CONDITION, "upstream closed");
@@ -213,7 +211,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
 
     @Override
     public TurnEnd relay(byte[] frame, UsageScanner usage, Runnable firstEvent, Duration bound) {
-        Relay r = current.get();
+        TurnRelay r = current.get();
         if (r == null) {
             // the session ended while the turn waited
             return new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, 0);
@@ -232,13 +230,13 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
             TurnEnd end = r.await(bound);
             if (end == null) {
                 end(WsCloseCodes.UNEXPECTED_CONDITION, "upstream timeout");
-                return new TurnEnd(TurnEnd.Kind.TIMED_OUT, 0, Duration.ZERO, r.relayed.get());
+                return new TurnEnd(TurnEnd.Kind.TIMED_OUT, 0, Duration.ZERO, r.relayed());
             }
             return end;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             end(WsCloseCodes.UNEXPECTED_CONDITION, "interrupted");
-            return new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, r.relayed.get());
+            return new TurnEnd(TurnEnd.Kind.CLIENT_LEFT, 0, Duration.ZERO, r.relayed());
         } finally {
             current.compareAndSet(r, null);
         }
@@ -262,58 +260,6 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
             } catch (RuntimeException alreadyGone) {
                 // the client's socket is closed already
             }
-        }
-    }
-
-    /**
-     * One turn of the socket, from its request on: what its events feed once it was sent upstream, and
-     * how it ended (the first ending wins). Events before {@link #attach} (none are expected: the
-     * request has not gone upstream) are relayed without being counted.
-     */
-    private static final class Relay {
-        private volatile UsageScanner usage;
-        private volatile Runnable firstEvent;
-        private final AtomicInteger relayed = new AtomicInteger();
-        private final AtomicReference<TurnEnd> end = new AtomicReference<>();
-        private final CountDownLatch done = new CountDownLatch(1);
-
-        /** The turn was admitted and its request is about to go upstream. */
-        void attach(UsageScanner scanner, Runnable first) {
-            firstEvent = first;
-            usage = scanner;
-        }
-
-        /** Counts an event about to be relayed; its ending when it is the turn's terminal event, else null. */
-        TurnEnd seen(String event) {
-            UsageScanner scanner = usage;
-            if (scanner == null) {
-                return null;
-            }
-            int n = relayed.incrementAndGet();
-            if (n == 1) {
-                firstEvent.run();
-            }
-            byte[] line = ("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8);
-            scanner.feed(line, 0, line.length);
-            return switch (TurnFrames.type(event)) {
-                case TurnFrames.COMPLETED -> new TurnEnd(TurnEnd.Kind.COMPLETED, 0, Duration.ZERO, n);
-                case TurnFrames.FAILED, TurnFrames.INCOMPLETE -> new TurnEnd(TurnEnd.Kind.FAILED, 0, Duration.ZERO, n);
-                case "error" -> {
-                    TurnFrames.Error e = TurnFrames.error(event);
-                    yield new TurnEnd(e.status() > 0 ? TurnEnd.Kind.ERROR_EVENT : TurnEnd.Kind.FAILED, e.status(), e.retryAfter(), n);
-                }
-                default -> null;
-            };
-        }
-
-        void end(TurnEnd how) {
-            if (end.compareAndSet(null, how)) {
-                done.countDown();
-            }
-        }
-
-        TurnEnd await(Duration bound) throws InterruptedException {
-            return done.await(bound.toMillis(), TimeUnit.MILLISECONDS) ? end.get() : null;
         }
     }
 }
