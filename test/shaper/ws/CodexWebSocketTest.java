@@ -30,7 +30,7 @@ import shaper.testing.RunningShaper;
  * it: three concurrent {@code codex exec} under {@code -concurrency 1} never have more than one
  * response in flight at the fake, and each turn is its own record; a queue timeout reaches Codex as
  * the {@code error} event, and Codex retries on a new socket and finishes; a transcoded route answers
- * the upgrade {@code 426}, and Codex is on HTTP within a second.
+ * the upgrade {@code 426} once, and Codex is on HTTP at once (about a second, not 6-7 s of retries).
  */
 class CodexWebSocketTest {
     static final NpmPackage CODEX = new NpmPackage("codex", "@openai/codex", "0.171.0");
@@ -147,9 +147,13 @@ class CodexWebSocketTest {
                     .orElseThrow(() -> new AssertionError("no 426: " + all));
             ExchangeRecord post = all.stream().filter(r -> r.method().equals("POST") && r.path().equals("/v1/responses")).findFirst()
                     .orElseThrow(() -> new AssertionError("no HTTP fallback: " + all));
-            Duration gap = Duration.between(refused.timings().arrivedAt(), post.timings().arrivedAt());
-            assertTrue(gap.compareTo(Duration.ofSeconds(1)) < 0, "Codex fell back to HTTP within 1 s of the 426: " + gap);
+            // the proof is structural: one upgrade, no retries; the gap is Codex's own start-up of its HTTP
+            // request (0.6-1 s on an idle machine), bounded at 3 s so that a loaded machine does not flake,
+            // still well under the 6-7 s of retries a refused upgrade used to cost
             assertEquals(1, all.stream().filter(r -> r.status() == 426).count(), "one upgrade attempt, no retries: " + all);
+            Duration gap = Duration.between(refused.timings().arrivedAt(), post.timings().arrivedAt());
+            System.out.println("Codex's fallback after the 426: " + gap.toMillis() + " ms");
+            assertTrue(gap.compareTo(Duration.ofSeconds(3)) < 0, "Codex fell back to HTTP at once after the 426: " + gap);
         } finally {
             probe.stop();
         }
