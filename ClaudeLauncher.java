@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
 //DEPS io.helidon.webserver:helidon-webserver:4.5.0
+//DEPS io.helidon.webserver:helidon-webserver-websocket:4.5.0
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
 //DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-yaml:2.20.0
