@@ -169,6 +169,9 @@ public final class ExchangeLog implements AutoCloseable {
                     sb.append(" class=").append(r.priorityClass());
                 }
                 sb.append(" attempts=").append(r.attempts());
+                if (r.routing().routed()) {
+                    r.routing().appendTo(sb);
+                }
                 if (r.usage().source() != shaper.usage.TokenUsage.Source.NONE) {
                     // in = every input token (uncached, cache reads and writes); ~ marks an estimate
                     String mark = r.usage().estimated() ? "~" : "";
@@ -221,7 +224,7 @@ public final class ExchangeLog implements AutoCloseable {
         }
     }
 
-    private static String quote(String value) {
+    static String quote(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c <= ' ' || c == '"' || c == '\\' || c >= 0x7f) {

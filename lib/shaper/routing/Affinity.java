@@ -18,6 +18,7 @@ public final class Affinity {
     private record Entry(String provider, long seenNanos) {
     }
 
+    private final RoutingConfig.AffinityConfig config;
     private final int size;
     private final long ttlNanos;
     private final LongSupplier nanoTime;
@@ -25,6 +26,7 @@ public final class Affinity {
 
     /** @param nanoTime the monotonic clock the TTL is read from (injected so tests move time) */
     public Affinity(RoutingConfig.AffinityConfig config, LongSupplier nanoTime) {
+        this.config = config;
         this.size = config.size();
         this.ttlNanos = config.ttl().toNanos();
         this.nanoTime = nanoTime;
@@ -61,6 +63,11 @@ public final class Affinity {
                 it.remove();
             }
         }
+    }
+
+    /** The settings this table was built with. */
+    public RoutingConfig.AffinityConfig config() {
+        return config;
     }
 
     /** Sessions remembered now. */
