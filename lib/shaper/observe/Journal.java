@@ -146,13 +146,7 @@ public final class Journal {
 
     /** Exchanges waiting for admission now (slots or tokens), counted without building views. */
     public int queuedCount() {
-        int n = 0;
-        for (ExchangeTrace t : live.values()) {
-            if (t.queued()) {
-                n++;
-            }
-        }
-        return n;
+        return (int) live.values().stream().filter(ExchangeTrace::queued).count();
     }
 
     /** Exchanges past admission and not finished ({@code shaper_active}). */

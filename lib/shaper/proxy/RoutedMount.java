@@ -29,24 +29,16 @@ import shaper.routing.SessionKey;
  * name one model (no {@code *} or {@code ?}), in the client's list shape.
  *
  * <p>Immutable apart from the shared {@link Affinity} table; a reload builds a new one over the same table.
+ *
+ * @param config the routed mount's settings
  */
-public final class RoutedMount implements RouteStage {
-    private final RoutingConfig config;
-    private final Map<String, ProviderAssembly> providers;
-    private final Affinity affinity;
-
+public record RoutedMount(RoutingConfig config, Map<String, ProviderAssembly> providers, Affinity affinity) implements RouteStage {
     /**
      * @param providers the providers in force, by name (every route target names one)
      * @param affinity  the session table, kept across reloads
      */
-    public RoutedMount(RoutingConfig config, Map<String, ProviderAssembly> providers, Affinity affinity) {
-        this.config = config;
-        this.providers = Map.copyOf(providers);
-        this.affinity = affinity;
-    }
-
-    public RoutingConfig config() {
-        return config;
+    public RoutedMount {
+        providers = Map.copyOf(providers);
     }
 
     @Override

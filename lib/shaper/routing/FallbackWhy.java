@@ -6,34 +6,36 @@ package shaper.routing;
  */
 public enum FallbackWhy {
     /** The target answered {@code 429} (after its own retries, when it has any). */
-    RATE_LIMITED("429"),
+    RATE_LIMITED,
     /** The target answered {@code 529} (Anthropic's overloaded). */
-    OVERLOADED("529"),
+    OVERLOADED,
     /** The target answered another {@code 5xx}. */
-    SERVER_ERROR("5xx"),
+    SERVER_ERROR,
     /** The target answered {@code 402}: the account's credit or usage cap is spent. */
-    PAYMENT_REQUIRED("402"),
+    PAYMENT_REQUIRED,
     /** The target answered a {@code 403} that carries rate-limit signals. */
-    RATE_LIMIT_FORBIDDEN("403"),
+    RATE_LIMIT_FORBIDDEN,
     /** The target could not be reached (connect, reset, timeout) and its retries gave up. */
-    TRANSPORT("transport"),
+    TRANSPORT,
     /** The target's circuit was open. */
-    CIRCUIT_OPEN("circuit_open"),
+    CIRCUIT_OPEN,
     /** The request waited {@code -fallback-after} (or the target's {@code -queue-timeout}) without being admitted. */
-    QUEUE_WAIT("queue_wait"),
+    QUEUE_WAIT,
     /** The target's queue was full ({@code -queue-depth}). */
-    QUEUE_FULL("queue_full"),
+    QUEUE_FULL,
     /** The target's shared limiter was unreachable and refuses while so. */
-    LIMITER_UNAVAILABLE("limiter_unavailable");
+    LIMITER_UNAVAILABLE;
 
-    private final String label;
-
-    FallbackWhy(String label) {
-        this.label = label;
-    }
-
+    /** The label: the status for an upstream answer, else the lowercase name. */
     public String label() {
-        return label;
+        return switch (this) {
+            case RATE_LIMITED -> "429";
+            case OVERLOADED -> "529";
+            case SERVER_ERROR -> "5xx";
+            case PAYMENT_REQUIRED -> "402";
+            case RATE_LIMIT_FORBIDDEN -> "403";
+            case TRANSPORT, CIRCUIT_OPEN, QUEUE_WAIT, QUEUE_FULL, LIMITER_UNAVAILABLE -> name().toLowerCase(java.util.Locale.ROOT);
+        };
     }
 
     /**
