@@ -15,7 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,12 +45,14 @@ class ClaudeCodeRoutedTest {
     @TempDir
     Path dir;
 
-    /** Runs {@code claude -p "say hi" --output-format json} against {@code baseUrl}; returns its JSON result. */
-    private JsonNode claude(String baseUrl) throws Exception {
+    /** Runs {@code claude -p "say hi" --output-format json} against {@code baseUrl}, with {@code more} arguments; returns its JSON result. */
+    private JsonNode claude(String baseUrl, String... more) throws Exception {
         Path claude = RealClaudeCode.install();
         Path home = Files.createDirectories(dir.resolve("home"));
         Path work = Files.createDirectories(dir.resolve("project"));
-        ProcessBuilder pb = new ProcessBuilder(claude.toString(), "-p", "say hi", "--output-format", "json").directory(work.toFile())
+        List<String> command = new ArrayList<>(List.of(claude.toString(), "-p", "say hi", "--output-format", "json"));
+        command.addAll(List.of(more));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
         pb.environment().put("HOME", home.toString());
@@ -89,19 +93,24 @@ class ClaudeCodeRoutedTest {
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void anOverloadedFirstTargetSpillsTheSessionToTheGatewayWhereItSticks() throws Exception {
         ProbeServer chat = ProbeServer.start(ProbeConfig.defaults(0).withReply(REPLY));
-        try (ScriptedUpstream overloaded = ScriptedUpstream.start((req, ex) -> ex.respond(529,
+        AtomicInteger status = new AtomicInteger(529);
+        try (ScriptedUpstream first = ScriptedUpstream.start((req, ex) -> ex.respond(status.get(),
                      "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}", "Content-Type: application/json"));
-             RunningShaper shaper = routed(overloaded.url(), chat)) {
-            JsonNode result = claude(shaper.uri("/r").toString());
-            assertServedByTheGateway(result, shaper, "529");
-            List<ExchangeRecord> messages = shaper.server().journal("b").recent().stream()
-                    .filter(r -> r.path().equals("/v1/messages")).toList();
-            long moved = messages.stream().filter(r -> !r.routing().moves().isEmpty()).count();
-            assertEquals(moved, overloaded.requests().stream().filter(r -> r.target().startsWith("/v1/messages")).count(),
-                    "a saw only the requests that then moved");
-            if (messages.size() > moved) {
-                assertTrue(messages.stream().anyMatch(r -> r.routing().moves().isEmpty()), "later requests went to b directly");
-            }
+             RunningShaper shaper = routed(first.url(), chat)) {
+            String session = UUID.randomUUID().toString();
+            assertServedByTheGateway(claude(shaper.uri("/r").toString(), "--session-id", session), shaper, "529");
+            ExchangeRecord moved = shaper.server().journal("b").recent().getFirst();
+            assertTrue(moved.requestHeaders().stream().anyMatch(h -> h.name().equalsIgnoreCase("x-claude-code-session-id")
+                    && h.value().equals(session)), "Claude Code names its session: " + moved.requestHeaders());
+            int firstSaw = first.requests().size();
+
+            status.set(200); // the first target is well again: the session stays where its cache is warm
+            JsonNode resumed = claude(shaper.uri("/r").toString(), "--resume", session);
+            assertEquals(REPLY, resumed.path("result").asText(), resumed.toString());
+            assertEquals(firstSaw, first.requests().size(), "the resumed session went to b, not back to a");
+            ExchangeRecord stuck = shaper.server().journal("b").recent().getFirst();
+            assertEquals(List.of(), stuck.routing().moves(), "straight to b: " + stuck.routing());
+            assertEquals("b", stuck.routing().target());
         } finally {
             chat.stop();
         }
