@@ -109,7 +109,8 @@ public record RoutedMount(RoutingConfig config, Map<String, ProviderAssembly> pr
             order.add(t.upstreamModel().map(target::asking).orElse(target));
         }
         if (config.pick() == RoutingConfig.Pick.SHORTEST_WAIT) {
-            order.sort(Comparator.comparingDouble(t -> expectedWait(t.provider())));
+            ProviderAssembly home = home();
+            order.sort(Comparator.comparingDouble(t -> expectedWait(t.provider(), t.provider() == home)));
         }
         String session = session(ex.headers());
         Optional<String> last = session == null ? Optional.empty() : affinity.get(session);
@@ -131,12 +132,14 @@ public record RoutedMount(RoutingConfig config, Map<String, ProviderAssembly> pr
      * How long a request would wait at {@code p}, in units of its slots' turnover: requests ahead of it
      * (waiting, and serving beyond its free slots) per slot. Zero while it has a free slot or no limit.
      */
-    private static double expectedWait(ProviderAssembly p) {
+    private static double expectedWait(ProviderAssembly p, boolean holdsThisRequest) {
         int limit = p.config().admission().concurrency();
         if (limit <= 0) {
             return 0;
         }
-        int ahead = p.publisher().journal().queuedCount() + p.publisher().journal().activeCount() - limit + 1;
+        // the request itself waits in its home journal until it is admitted somewhere: it is not ahead of itself
+        int queued = p.publisher().journal().queuedCount() - (holdsThisRequest ? 1 : 0);
+        int ahead = queued + p.publisher().journal().activeCount() - limit + 1;
         return Math.max(0, ahead) / (double) limit;
     }
 

@@ -48,7 +48,7 @@ public final class LiveProviders implements ReloadTarget {
     private LiveProviders(ServerServices services, List<ProviderAssembly> providers, RoutingConfig routing) {
         this.services = services;
         this.current = List.copyOf(providers);
-        this.affinity = new Affinity(routing.affinity(), System::nanoTime);
+        this.affinity = new Affinity(routing.affinity(), services.time()::nanoTime);
         this.routed = routed(routing, providers, affinity);
         this.table = new MountTable(handlers(providers), mount(routed), services.keys(),
                 new HealthHandler(this::configs, status, this::limiterLink, this::routingHealth), services.log());
@@ -166,7 +166,7 @@ public final class LiveProviders implements ReloadTarget {
         List<ProviderAssembly> before = current;
         current = built;
         if (!routing.affinity().equals(affinity.config())) {
-            affinity = new Affinity(routing.affinity(), System::nanoTime);
+            affinity = new Affinity(routing.affinity(), services.time()::nanoTime);
         }
         // a session whose target no route names any more starts afresh
         Set<String> targets = new java.util.HashSet<>();

@@ -65,6 +65,25 @@ class QueueFallbackTest {
     }
 
     @Test
+    void shortestWaitTriesTheTargetWithAFreeSlotFirst() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (ScriptedUpstream a = holding(gate, "{\"from\":\"a\"}");
+             ScriptedUpstream b = ScriptedUpstream.ok("{\"from\":\"b\"}");
+             RunningShaper shaper = Routed.start(List.of("-model-route", "claude-*=a,b", "-route-pick", "shortest-wait"), a.url(), ONE_SLOT,
+                     b.url(), ONE_SLOT)) {
+            assertEquals("{\"from\":\"a\"}", Routed.postNow(shaper, "/r/v1/messages", Routed.messages("claude-x")).body(),
+                    "both free: the written order decides");
+            var held = Routed.post(shaper, "/a/v1/messages", Routed.messages("hold"));
+            RunningShaper.await("a's one slot taken", Routed.BOUND, () -> a.inFlight() == 1);
+            assertEquals("{\"from\":\"b\"}", Routed.postNow(shaper, "/r/v1/messages", Routed.messages("claude-x")).body());
+            assertEquals(List.of(), Routed.newest(shaper, "b", 1).routing().moves(), "b was first: nothing waited at a");
+            gate.countDown();
+            assertEquals(200, held.get(15, TimeUnit.SECONDS).statusCode());
+            Routed.awaitNothingHeld(shaper);
+        }
+    }
+
+    @Test
     void aFullQueueMovesOnAtOnce() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         List<String> depthOne = List.of("-limit-all", "-concurrency", "1", "-queue-depth", "1", "-release-cooldown", "0");
