@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import shaper.limit.LimiterSnapshot;
+import shaper.observe.EndReason;
 import shaper.observe.RouteTrail;
+import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 
@@ -80,6 +82,31 @@ class QueueFallbackTest {
             gate.countDown();
             assertEquals(200, held.get(15, TimeUnit.SECONDS).statusCode());
             Routed.awaitNothingHeld(shaper);
+        }
+    }
+
+    @Test
+    void aClientThatLeavesWhileQueuedAtTheFirstTargetMovesNowhereAndLeavesNothing() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        List<String> route = List.of("-model-route", "claude-*=a,b", "-fallback-after", "1m");
+        try (ScriptedUpstream a = holding(gate, "{}");
+             ScriptedUpstream b = ScriptedUpstream.ok("{}");
+             RunningShaper shaper = Routed.start(route, a.url(), ONE_SLOT, b.url(), List.of())) {
+            var held = Routed.post(shaper, "/r/v1/messages", Routed.messages("claude-hold"));
+            RunningShaper.await("a's one slot taken", Routed.BOUND, () -> a.inFlight() == 1);
+            String body = Routed.messages("claude-x");
+            try (RawHttp raw = new RawHttp(shaper.port())) {
+                raw.send("POST /r/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+                        + body.length() + "\r\n\r\n" + body);
+                RunningShaper.await("queued at a", Routed.BOUND, () -> waiters(shaper, "a") == 1);
+            } // the client leaves
+            RunningShaper.await("its place at a given up", Routed.BOUND, () -> waiters(shaper, "a") == 0);
+            assertEquals(0, b.requests().size(), "a client that left is no fallback trigger");
+            gate.countDown();
+            assertEquals(200, held.get(15, TimeUnit.SECONDS).statusCode());
+            Routed.awaitNothingHeld(shaper);
+            RunningShaper.await("both recorded at a", Routed.BOUND, () -> shaper.server().journal("a").recent().size() == 2);
+            assertTrue(shaper.server().journal("a").recent().stream().anyMatch(r -> r.reason() == EndReason.CLIENT_LEFT));
         }
     }
 
