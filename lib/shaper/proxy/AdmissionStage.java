@@ -61,7 +61,8 @@ final class AdmissionStage {
             cls = cls.withBudget(spend.limiter());
         }
         Waiting waiting = new Waiting(c, body, provider.config().admission().queueComments(), target.patience());
-        Verdict verdict = provider.admission().admit(cls, ex.priority(), waiting);
+        // the priority class as this target classifies it (a routed request is classified again at each target)
+        Verdict verdict = provider.admission().admit(cls, intake.exchange().priority(), waiting);
         if (verdict instanceof Verdict.Admitted admitted) {
             settlement.admitted(admitted); // at once: whatever fails from here on, the slots go back
         }
