@@ -13,7 +13,7 @@
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission routing observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -91,7 +91,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 BASELINE_REV=${BENCH_BASELINE_REV:-}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission routing observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -157,6 +157,7 @@ target_url() {
     obs-off) echo "http://127.0.0.1:$OBS_OFF_PORT" ;;
     obs-on) echo "http://127.0.0.1:$OBS_ON_PORT" ;;
     transcode) echo "http://127.0.0.1:$TC_PORT" ;;
+    routing) echo "http://127.0.0.1:$RT_PORT" ;;
     *) die "unknown target $1 (expected direct, nginx or proxy)" ;;
   esac
 }
@@ -169,6 +170,7 @@ target_pids() {
     proxy) echo "$PROXY_PID" ;;
     baseline) echo "$BASE_PID" ;;
     admission) echo "$ADM_PID" ;;
+    routing) echo "$RT_PID" ;;
     queue) echo "$QPROXY_PID" ;;
     cluster-local) echo "$CL_LOCAL_PID" ;;
     cluster-redis) echo "$CL_REDIS_PID" ;;
@@ -604,6 +606,52 @@ section_admission() {
 }
 
 adm_path() { case $1 in limited) echo /limited/1k ;; passthrough) echo /1k ;; esac; }
+
+# --- routing: the cost of the routed mount on the passthrough path ------------------------------
+# One proxy, its provider at /p and a routed mount at /r whose one route ('*') names that provider:
+# GET /r/1k reads the (empty) body for a model, picks the route and serves the same passthrough as
+# GET /p/1k. Rounds alternate the order (ABBA); the difference of the means is what routing adds.
+section_routing() {
+  local c=$ADM_CONNECTIONS round order mount line rps p50 p99 errs started
+  launch_proxy routing-proxy "$(target_url direct)" /dev/null -prefix /p -route-prefix /r -model-route '*=default'
+  RT_PORT=$LAUNCHED_PORT RT_PID=$LAUNCHED_PID started=$LAUNCHED_STARTED
+  rss_of "$LAUNCHED_PID" "routing proxy at start"
+  for mount in p r; do
+    wrk_run routing-warmup-$mount routing "$c" "$ADM_WARMUP" "/$mount/1k" >/dev/null || log "routing: warm-up of /$mount failed"
+  done
+  md "## Routing overhead: the routed mount vs the provider's own mount" "" \
+    "One proxy process: \`-prefix /p -route-prefix /r -model-route '*=default'\`. \`GET /r/1k\` is routed by model (no body: the \`*\` route) to the provider that also serves \`GET /p/1k\`; both pass through to the same 1 KiB upstream answer." \
+    "wrk, c=$c, $THREADS threads, ${DURATION}s per run, after ${ADM_WARMUP}s of warm-up per mount; rounds alternate the order (ABBA)." "" \
+    "| round | mount | RPS | p50 | p99 | max | CPU/req | errors |" "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for ((round = 1; round <= ADM_ROUNDS; round++)); do
+    if ((round % 2 == 1)); then order="p r"; else order="r p"; fi
+    for mount in $order; do
+      if ! line=$(wrk_run "routing-$mount-r$round" routing "$c" "$DURATION" "/$mount/1k"); then
+        md "| $round | /$mount | failed | | | | | |"
+        continue
+      fi
+      rps=$(kv rps "$line"); p50=$(kv p50_us "$line"); p99=$(kv p99_us "$line")
+      errs=$(($(kv socket_errors "$line") + $(kv non2xx "$line")))
+      M[rt.$mount.n]=$((${M[rt.$mount.n]:-0} + 1))
+      M[rt.$mount.rps]=$(calc "${M[rt.$mount.rps]:-0} + $rps" 1)
+      M[rt.$mount.p50_us]=$((${M[rt.$mount.p50_us]:-0} + p50))
+      M[rt.$mount.errors]=$((${M[rt.$mount.errors]:-0} + errs))
+      md "| $round | /$mount | $(fmt_rps "$rps") | $(fmt_us "$p50") | $(fmt_us "$p99") | $(fmt_us "$(kv max_us "$line")") | $(fmt_us "$(kv cpu_us_per_req "$line")") | $errs |"
+    done
+  done
+  md ""
+  stop_pid "$started"
+  local n_p=${M[rt.p.n]:-0} n_r=${M[rt.r.n]:-0} added
+  if [ "$n_p" = 0 ] || [ "$n_r" = 0 ]; then
+    md "- not measured: a mount has no successful run" ""
+    check "routing overhead (added p50, c=$c)" "<= 30 us" "not measured" "n/a"
+    return
+  fi
+  added=$(( ${M[rt.r.p50_us]} / n_r - ${M[rt.p.p50_us]} / n_p ))
+  md "- mean of $n_r run(s) per mount: routed $(fmt_rps "$(calc "${M[rt.r.rps]} / $n_r" 1)") RPS, own mount $(fmt_rps "$(calc "${M[rt.p.rps]} / $n_p" 1)") RPS; p50 added by routing **$(fmt_us "$added")**" ""
+  check "routing overhead (added p50, c=$c)" "<= 30 us" "$(fmt_us "$added"), $(( ${M[rt.r.errors]} + ${M[rt.p.errors]} )) errors" \
+    "$(passfail "$added <= 30")"
+}
 
 # rss_of PID LABEL: a row in the memory table for a process other than the main proxy.
 rss_of() {

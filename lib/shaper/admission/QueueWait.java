@@ -25,6 +25,14 @@ public interface QueueWait {
     default void tick(Duration waited) throws ClientGoneException {
     }
 
+    /**
+     * The longest this request waits in the queues, when shorter than {@code -queue-timeout}: a routed
+     * request that may go to another provider ({@code -fallback-after}). {@link Duration#ZERO} for none.
+     */
+    default Duration patience() {
+        return Duration.ZERO;
+    }
+
     /** Whether the client has been seen to disconnect. */
     default boolean clientGone() {
         return false;

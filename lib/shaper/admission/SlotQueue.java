@@ -89,6 +89,10 @@ final class SlotQueue {
         QueueWait wait = request.waiting();
         long start = request.startNanos();
         long budget = config.queueTimeout().isZero() ? Long.MAX_VALUE : config.queueTimeout().toNanos();
+        if (wait.patience().isPositive()) {
+            // a request that may move to another provider waits here no longer than it is willing to
+            budget = Math.min(budget, wait.patience().toNanos());
+        }
         try (DisconnectWatcher.Registration ignored = watcher.watch(wait::clientGone, ticket::cancel)) {
             request.prepareOnce();
             long interval = wait.tickInterval().toNanos();

@@ -29,6 +29,8 @@ public enum EndReason {
     BAD_REDIRECT(Provenance.LOCAL_ANSWER),
     /** The cluster limiter backend was unreachable and {@code -limiter-redis-fallback closed}: 503. */
     LIMITER_UNAVAILABLE(Provenance.LOCAL_ANSWER),
+    /** The routed mount has no route for the request's model: 404 in the client's dialect. */
+    NO_ROUTE(Provenance.LOCAL_ANSWER),
     /** A required client key was missing or wrong: 401. */
     CLIENT_KEY_REJECTED(Provenance.LOCAL_ANSWER),
     /** The listener refused a request it could not parse (request line, headers, framing) before any route saw it. */

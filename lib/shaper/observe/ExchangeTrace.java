@@ -15,9 +15,11 @@ import java.util.function.LongSupplier;
  * own; an in-flight view may lag a stage by one read).
  */
 public final class ExchangeTrace {
-    private final Journal journal;
-    private final long id;
-    private final String provider;
+    // a request of the routed mount moves to the journal of the provider that serves it (handler thread only)
+    private volatile Journal journal;
+    private volatile long id;
+    private volatile String provider;
+    private volatile RouteTrail routing = RouteTrail.NONE;
     private final String method;
     private final String path;
     private final String query;
@@ -204,6 +206,31 @@ public final class ExchangeTrace {
         return id;
     }
 
+    /** The request matched {@code route}; {@code target} serves it first. */
+    public void routed(String route, String target) {
+        routing = new RouteTrail(route, target, java.util.List.of());
+    }
+
+    /** The request leaves its target for {@code to}, because of {@code why}. */
+    public void movedTo(String to, String why) {
+        routing = routing.movedTo(to, why);
+    }
+
+    /**
+     * The exchange is served by the provider of {@code next} from now on: it leaves its journal's
+     * in-flight list for that one's, under a number of that journal, so the provider that serves it
+     * is the one that shows, counts and records it.
+     */
+    public void servedBy(Journal next) {
+        if (next == journal || journal == null) {
+            return;
+        }
+        journal.left(this);
+        journal = next;
+        provider = next.provider();
+        id = next.adopt(this);
+    }
+
     int attempts() {
         return attempts;
     }
@@ -251,6 +278,6 @@ public final class ExchangeTrace {
         }
         return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
-                requestBody, responseBody, responseBytes, usage, priorityClass, transport);
+                requestBody, responseBody, responseBytes, usage, priorityClass, transport, routing);
     }
 }

@@ -18,6 +18,7 @@ import shaper.retry.HeaderLookup;
 import shaper.retry.RetryConfig;
 import shaper.retry.RetryDecision;
 import shaper.retry.UpstreamAnswer;
+import shaper.routing.FallbackWhy;
 
 /**
  * One admitted request's attempts, on its own thread (entered by {@link AttemptStage}). Send, judge the answer
@@ -43,6 +44,7 @@ final class AttemptLoop {
     static final int DRAIN_LIMIT = 4 * 1024;
 
     private final Carriage c;
+    private final Target target;
     private final ProviderAssembly provider;
     private final TranscodeStage.Converted converted;
     private final TranscodeStage stage;
@@ -52,6 +54,7 @@ final class AttemptLoop {
     /** @param converted the exchange's converted request on a transcoded route, null for passthrough */
     AttemptLoop(Carriage c, Target target, TranscodeStage.Converted converted, Turn first) {
         this.c = c;
+        this.target = target;
         this.provider = target.provider();
         this.stage = target.transcoding();
         this.converted = converted;
@@ -144,6 +147,10 @@ final class AttemptLoop {
         if (d instanceof RetryDecision.GiveUp g) {
             logGiveUp(g.reason());
         }
+        if (target.mayMove()) {
+            result = result.moved(FallbackWhy.TRANSPORT); // nothing was answered: the route's next target takes it
+            return false;
+        }
         result = c.sink().fail(result, LocalFailure.UPSTREAM_UNREACHABLE);
         return false;
     }
@@ -186,6 +193,14 @@ final class AttemptLoop {
             case AnswerJudge.Accept accept -> {
                 // relayed as it is
             }
+        }
+        FallbackWhy why = target.mayMove() ? FallbackWhy.ofStatus(code, judged.failure() == FailureClass.TEMPORARY_BAN) : null;
+        if (why != null) {
+            // the answer is not the client's: its verdict goes to the breaker, its body is dropped, the next target takes over
+            AnswerJudge.BreakerVerdict.of(false, result.failure(), result.retryAfter(), false).report(provider.breaker(), turn.admission());
+            BodyPeek.drain(in, DRAIN_LIMIT);
+            result = result.moved(why);
+            return false;
         }
         if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION)) {
             Optional<String> location = turn.call().redirect(in, provider.upstreams());

@@ -93,9 +93,12 @@ final class ClientSink {
         return new ClientEvents(res, state instanceof CommittedStream c ? c.stream().sink() : null);
     }
 
-    /** Commits an event stream for {@code -queue-comments} and writes the first comment. */
+    /**
+     * Commits an event stream for {@code -queue-comments} and writes the first comment; on a stream an
+     * earlier target of a routed request committed (nothing of an answer on it yet), writes the comment only.
+     */
     void commitForQueue() throws ClientGoneException {
-        EarlyStream stream = EarlyStream.commit(res, EarlyStream.Origin.QUEUE);
+        EarlyStream stream = state instanceof CommittedStream c ? c.stream() : EarlyStream.commit(res, EarlyStream.Origin.QUEUE);
         state = new CommittedStream(stream);
         stream.queueComment(Duration.ZERO);
     }
@@ -200,6 +203,12 @@ final class ClientSink {
         }
         sendError(f.status(), errorBody(f).getBytes(StandardCharsets.UTF_8),
                 f.retryAfter().isPositive() ? Long.toString(f.retryAfter().toSeconds()) : null, null);
+    }
+
+    /** Answers the routed mount's own {@code 200} JSON (its model list); nothing may be committed yet. */
+    ExchangeResult listed(byte[] json) {
+        res.status(Status.OK_200).header(HeaderValues.CONTENT_TYPE_JSON).send(json);
+        return ExchangeResult.START.ended(shaper.observe.EndReason.COMPLETED, Outcome.LOCAL, 200);
     }
 
     /**

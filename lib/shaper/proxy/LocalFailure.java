@@ -62,6 +62,13 @@ public record LocalFailure(EndReason reason, int status, String message, String 
                 + wait.toSeconds() + "s", "rate_limit_error", "rate_limit_error", "queue_full", "queue full", wait, Body.NEUTRAL);
     }
 
+    /** No {@code -model-route} pattern matches the request's model (null: the body names none). */
+    static LocalFailure noRoute(String model) {
+        String what = model == null ? "the request names no model" : "no route for model " + Json.quote(model);
+        return new LocalFailure(EndReason.NO_ROUTE, 404, what + " on this mount", "not_found_error", "invalid_request_error",
+                "model_not_found", "no route", Duration.ZERO, Body.DIALECT);
+    }
+
     /** The message on a committed stream: the bare words, without the status-line flavour. */
     String streamMessage() {
         return switch (reason) {

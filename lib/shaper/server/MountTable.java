@@ -10,6 +10,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.auth.ClientKeys;
+import shaper.mount.MountPrefix;
 import shaper.mount.MountRouter;
 import shaper.mount.Mounted;
 import shaper.mount.RequestPaths;
@@ -43,26 +44,32 @@ final class MountTable {
      * that provider meanwhile (its in-flight exchanges finish where they started).
      */
     private record Mounts(List<ProxyHandler> handlers, MountRouter<ProxyHandler> router, ClientKeys keys) {
-        static Mounts of(List<ProxyHandler> handlers, ClientKeys keys) {
+        /** @param routed the routed mount's handler at its prefix ({@code -route-prefix}), when there is one */
+        static Mounts of(List<ProxyHandler> handlers, Optional<Routed> routed, ClientKeys keys) {
             MountRouter.Builder<ProxyHandler> builder = MountRouter.builder();
             handlers.forEach(h -> builder.mount(h.provider().config().mountPrefix(), h));
+            routed.ifPresent(r -> builder.mount(r.prefix(), r.handler()));
             return new Mounts(List.copyOf(handlers), builder.build(), keys);
         }
+    }
+
+    /** The routed mount: where it listens and what serves it. */
+    record Routed(MountPrefix prefix, ProxyHandler handler) {
     }
 
     private volatile Mounts mounts;
     private final HealthHandler health;
     private final ExchangeLog log;
 
-    MountTable(List<ProxyHandler> handlers, ClientKeys keys, HealthHandler health, ExchangeLog log) {
-        this.mounts = Mounts.of(handlers, keys);
+    MountTable(List<ProxyHandler> handlers, Optional<Routed> routed, ClientKeys keys, HealthHandler health, ExchangeLog log) {
+        this.mounts = Mounts.of(handlers, routed, keys);
         this.health = health;
         this.log = log;
     }
 
     /** Serves {@code handlers} with {@code keys} from the next request on (a reload). */
-    void replace(List<ProxyHandler> handlers, ClientKeys keys) {
-        mounts = Mounts.of(handlers, keys);
+    void replace(List<ProxyHandler> handlers, Optional<Routed> routed, ClientKeys keys) {
+        mounts = Mounts.of(handlers, routed, keys);
     }
 
     /** The handlers in force, in configuration order. */
