@@ -75,6 +75,8 @@ BENCH=$ROOT/bench
 RES=$BENCH/results/last
 # shellcheck source=bench/lib.sh
 . "$BENCH/lib.sh"
+# shellcheck source=bench/streams.sh
+. "$BENCH/streams.sh"
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
@@ -280,7 +282,14 @@ start_bare() {
 }
 
 start_nginx() {
-  local attempt port pid dir=$TMP/nginx
+  launch_nginx nginx "$UP_PORT" 4096
+  NGINX_PORT=$LAUNCHED_PORT NGINX_PID=$LAUNCHED_PID
+}
+
+# launch_nginx NAME UPSTREAM_PORT WORKER_CONNECTIONS: nginx (1 worker) in front of 127.0.0.1:UPSTREAM_PORT
+# on a free port; sets LAUNCHED_PORT and LAUNCHED_PID (the master; its worker is its child).
+launch_nginx() {
+  local name=$1 upstream_port=$2 workers=$3 attempt port pid dir=$TMP/$1
   NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
   mkdir -p "$dir"
   for attempt in 1 2 3; do
@@ -288,10 +297,11 @@ start_nginx() {
     # Keep-alive both ways with no per-connection request cap, so nginx and the proxy do the same work.
     cat >"$dir/nginx.conf" <<EOF
 worker_processes 1;
+worker_rlimit_nofile $((workers * 2 + 64));
 daemon off;
 pid $dir/nginx.pid;
-error_log $RES/nginx-error.log warn;
-events { worker_connections 4096; }
+error_log $RES/$name-error.log warn;
+events { worker_connections $workers; }
 http {
   access_log off;
   keepalive_requests 1000000;
@@ -301,7 +311,7 @@ http {
   uwsgi_temp_path $dir/uwsgi;
   scgi_temp_path $dir/scgi;
   upstream fake {
-    server 127.0.0.1:$UP_PORT;
+    server 127.0.0.1:$upstream_port;
     keepalive 256;
     keepalive_requests 1000000;
   }
@@ -312,23 +322,23 @@ http {
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_buffering off;
+      proxy_read_timeout 1h;
     }
   }
 }
 EOF
-    "$NGINX_BIN" -p "$dir/" -c "$dir/nginx.conf" -e "$RES/nginx-error.log" >>"$RES/nginx.out" 2>&1 &
+    "$NGINX_BIN" -p "$dir/" -c "$dir/nginx.conf" -e "$RES/$name-error.log" >>"$RES/$name.out" 2>&1 &
     pid=$!
     own "$pid"
     if wait_http "http://127.0.0.1:$port/1k" "$pid" 10; then
-      NGINX_PORT=$port
-      NGINX_PID=$pid
-      log "nginx pid $pid on 127.0.0.1:$NGINX_PORT"
+      LAUNCHED_PORT=$port LAUNCHED_PID=$pid
+      log "$name pid $pid on 127.0.0.1:$port"
       return 0
     fi
-    log "nginx did not come up on port $port (attempt $attempt)"
+    log "$name did not come up on port $port (attempt $attempt)"
     stop_pid "$pid"
   done
-  die "nginx failed to start (see $RES/nginx-error.log)"
+  die "$name failed to start (see $RES/$name-error.log)"
 }
 
 # --- measurements --------------------------------------------------------------------------
@@ -1466,7 +1476,7 @@ main() {
 
   ensure_tools wrk:wrk nginx:nginx curl:curl
   log "building the scripts (first run downloads dependencies)"
-  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java; do
+  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java bench/StreamHerd.java; do
     run_bounded 900 ./jbang build "$s" >>"$RES/build.log" 2>&1 || die "build of $s failed (see $RES/build.log)"
   done
   if [ -n "$BASELINE_REV" ]; then
