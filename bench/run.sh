@@ -194,21 +194,24 @@ cpu_ticks() {
 # upstream_stat connections|requests: the fake upstream's counter (this query's connection included).
 upstream_stat() { curl -fs --max-time 2 "$(target_url direct)/__stats" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 
-# launch_upstream LOG: starts a fake upstream on a free port; sets LAUNCHED_PID and LAUNCHED_PORT.
+# launch_upstream LOG [SCRIPT MODE...]: starts a fake upstream (bench/FakeUpstream.java, or SCRIPT with its
+# leading words, e.g. "bench/StreamHerd.java upstream") on a free port; sets LAUNCHED_PID and LAUNCHED_PORT.
 launch_upstream() {
   local log=$1 pid i port=""
+  shift
+  [ $# -gt 0 ] || set -- bench/FakeUpstream.java
   : >"$log"
-  ./jbang bench/FakeUpstream.java -port 0 >"$log" 2>&1 &
+  ./jbang "$@" -port 0 >"$log" 2>&1 &
   pid=$!
   own "$pid"
   for ((i = 0; i < 600; i++)); do
-    port=$(sed -n 's/^fake-upstream listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
+    port=$(sed -n 's/^[a-z -]* listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
     [ -n "$port" ] && break
-    alive "$pid" || die "fake upstream exited: $(tail -5 "$log")"
+    alive "$pid" || die "upstream $1 exited: $(tail -5 "$log")"
     sleep 0.1
   done
-  [ -n "$port" ] || die "fake upstream did not start within 60 s"
-  wait_http "http://127.0.0.1:$port/1k" "$pid" 10 || die "fake upstream does not answer /1k"
+  [ -n "$port" ] || die "upstream $1 did not start within 60 s"
+  wait_http "http://127.0.0.1:$port/1k" "$pid" 10 || die "upstream $1 does not answer /1k"
   LAUNCHED_PID=$pid LAUNCHED_PORT=$port
 }
 
@@ -286,6 +289,14 @@ start_nginx() {
   NGINX_PORT=$LAUNCHED_PORT NGINX_PID=$LAUNCHED_PID
 }
 
+# The descriptors nginx asks for: one per connection (either side) plus its files, capped at the hard limit.
+nofile_for_nginx() {
+  local want=$(($1 + 64)) hard
+  hard=$(ulimit -Hn)
+  if [ "$hard" != unlimited ] && [ "$want" -gt "$hard" ]; then want=$hard; fi
+  echo "$want"
+}
+
 # launch_nginx NAME UPSTREAM_PORT WORKER_CONNECTIONS: nginx (1 worker) in front of 127.0.0.1:UPSTREAM_PORT
 # on a free port; sets LAUNCHED_PORT and LAUNCHED_PID (the master; its worker is its child).
 launch_nginx() {
@@ -297,7 +308,7 @@ launch_nginx() {
     # Keep-alive both ways with no per-connection request cap, so nginx and the proxy do the same work.
     cat >"$dir/nginx.conf" <<EOF
 worker_processes 1;
-worker_rlimit_nofile $((workers * 2 + 64));
+worker_rlimit_nofile $(nofile_for_nginx "$workers");
 daemon off;
 pid $dir/nginx.pid;
 error_log $RES/$name-error.log warn;

@@ -21,24 +21,6 @@ SOAK_MINUTES=${BENCH_SOAK_MINUTES:-10}
 SOAK_CHURN=${BENCH_SOAK_CHURN:-0.1}
 SUP_PORT="" SUP_PID="" SNGINX_PORT="" SNGINX_PID="" SPROXY_PORT="" SPROXY_PID=""
 
-# launch_herd_upstream LOG: bench/StreamHerd.java's upstream on a free port; sets LAUNCHED_PID and LAUNCHED_PORT.
-launch_herd_upstream() {
-  local log=$1 pid i port=""
-  : >"$log"
-  ./jbang bench/StreamHerd.java upstream -port 0 >"$log" 2>&1 &
-  pid=$!
-  own "$pid"
-  for ((i = 0; i < 600; i++)); do
-    port=$(sed -n 's/^stream-herd upstream listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
-    [ -n "$port" ] && break
-    alive "$pid" || die "stream upstream exited: $(tail -5 "$log")"
-    sleep 0.1
-  done
-  [ -n "$port" ] || die "stream upstream did not start within 60 s"
-  wait_http "http://127.0.0.1:$port/1k" "$pid" 10 || die "stream upstream does not answer"
-  LAUNCHED_PID=$pid LAUNCHED_PORT=$port
-}
-
 # raise_nofile NEED: raises the soft descriptor limit towards the hard one; fails when the hard one is below NEED.
 raise_nofile() {
   local need=$1 hard
@@ -76,9 +58,9 @@ streams_url() {
 
 start_streams_paths() {
   local max=$1
-  launch_herd_upstream "$RES/streams-upstream.log"
+  launch_upstream "$RES/streams-upstream.log" bench/StreamHerd.java upstream
   SUP_PID=$LAUNCHED_PID SUP_PORT=$LAUNCHED_PORT
-  launch_nginx streams-nginx "$SUP_PORT" $((max * 2 + 512))
+  launch_nginx streams-nginx "$SUP_PORT" $((max * 3 + 1024))
   SNGINX_PID=$LAUNCHED_PID SNGINX_PORT=$LAUNCHED_PORT
   # shellcheck disable=SC2086 # a space-separated flag list
   launch_proxy streams-proxy "http://127.0.0.1:$SUP_PORT" "$PROXY_LOG" -retry 0 -release-cooldown 0 $STREAMS_PROXY_ARGS
@@ -153,22 +135,31 @@ proxy_series() {
 proxy_slots_active() {
   curl -fs --max-time 2 "http://127.0.0.1:$SOAK_MPORT/metrics" | awk '$1 ~ /^shaper_slots\{/ && $1 ~ /state="active"/ { s += $NF; f = 1 } END { if (f) print s + 0 }'
 }
+# live_heap_kb PID: the JVM's used heap right after a full collection (jcmd of the JVM's own JDK), or empty.
+live_heap_kb() {
+  local jcmd
+  jcmd=$(dirname "$(readlink "/proc/$1/exe")")/jcmd
+  [ -x "$jcmd" ] || return 0
+  "$jcmd" "$1" GC.run >/dev/null 2>&1
+  "$jcmd" "$1" GC.heap_info 2>/dev/null | sed -n 's/.* used \([0-9]*\)K.*/\1/p' | head -1
+}
 proc_threads() { awk '$1 == "Threads:" { print $2 }' "/proc/$1/status" 2>/dev/null; }
 proc_fds() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 
 section_streams_soak() {
-  local n=$SOAK_STREAMS line t0 f0 r0 t1 f1 i active slots pid
+  local n=$SOAK_STREAMS line t0 f0 r0 h0 h1 t1 f1 i active slots pid
   raise_nofile $((2 * n + 1024)) || { md "## Streams soak" "" "- skipped: \`ulimit -Hn\` is $(ulimit -Hn)" ""; return; }
-  launch_herd_upstream "$RES/soak-upstream.log"
+  launch_upstream "$RES/soak-upstream.log" bench/StreamHerd.java upstream
   local up_port=$LAUNCHED_PORT
   SOAK_MPORT=$(free_port) || die "no free port"
-  # A limit high enough never to queue, so every stream holds a slot of a real limiter.
+  # A limit high enough never to queue, so every stream holds a slot of a real limiter; an upstream
+  # timeout longer than the soak, or the streams never churned would be cut at its 10 minutes (as they must be).
   # shellcheck disable=SC2086
-  launch_proxy soak-proxy "http://127.0.0.1:$up_port" "$PROXY_LOG" -retry 0 -release-cooldown 0 \
+  launch_proxy soak-proxy "http://127.0.0.1:$up_port" "$PROXY_LOG" -retry 0 -release-cooldown 0 -upstream-timeout "$((SOAK_MINUTES + 10))m" \
     -limit-all=true -concurrency $((n * 2)) -metrics-bind "127.0.0.1:$SOAK_MPORT" $STREAMS_PROXY_ARGS
   pid=$LAUNCHED_PID
   sleep "$IDLE_SETTLE"
-  t0=$(proc_threads "$pid") f0=$(proc_fds "$pid") r0=$(proc_kb "$pid" VmRSS)
+  t0=$(proc_threads "$pid") f0=$(proc_fds "$pid") r0=$(proc_kb "$pid" VmRSS) h0=$(live_heap_kb "$pid")
   log "soak: $n streams for $SOAK_MINUTES min through proxy pid $pid (threads $t0, fds $f0 before)"
   herd "http://127.0.0.1:$LAUNCHED_PORT" soak "$pid" "$RES/soak.txt" -streams "$n" -soak-minutes "$SOAK_MINUTES" -churn "$SOAK_CHURN" \
     -ramp-s 2 -settle-s 3
@@ -179,7 +170,7 @@ section_streams_soak() {
     [ "${t1:-0}" -le "$t0" ] && [ "${f1:-0}" -le "$f0" ] && break
     sleep 1
   done
-  active=$(proxy_series shaper_active) slots=$(proxy_slots_active)
+  active=$(proxy_series shaper_active) slots=$(proxy_slots_active) h1=$(live_heap_kb "$pid")
   md "## Streams soak" "" \
     "$n streams through the proxy (\`-limit-all=true -concurrency $((n * 2))\`: every stream holds a slot) for $SOAK_MINUTES minutes; at each" \
     "minute the client closes $(calc "$SOAK_CHURN * 100" 0) % of them, picked at random, mid-stream and opens as many new ones. RSS, threads and" \
@@ -197,9 +188,11 @@ section_streams_soak() {
     return
   fi
   md "- events $(kv events "$line"), delay p50 $(fmt_us "$(kv p50_us "$line")"), p99 $(fmt_us "$(kv p99_us "$line")"); streams closed by the client $(kv closed_by_client "$line"), broken $(kv broken "$line"), errors $(kv errors "$line")." \
-    "- after: \`shaper_active\` $active, \`shaper_slots{state=\"active\"}\` $slots." ""
+    "- after: \`shaper_active\` $active, \`shaper_slots{state=\"active\"}\` $slots; live heap (after a full GC, \`jcmd GC.run\`) $((h0 / 1024)) MB before the soak, $((h1 / 1024)) MB after it." ""
   check "soak: RSS flat from minute 2 on" "≤ 10 %" "$(kv rss_spread_pct "$line") % ($(fmt_mb "$(kv rss_min_kb "$line")")–$(fmt_mb "$(kv rss_max_kb "$line")"))" "$(passfail "$(kv rss_spread_pct "$line") <= 10")"
   check "soak: no slot leaked" "0 active" "shaper_active ${active:-?}, slots ${slots:-?}" "$(passfail "${active:-1} == 0 && ${slots:-1} == 0")"
-  check "soak: no thread or descriptor leaked" "≤ before" "threads $t0 → $t1, fds $f0 → $f1" "$(passfail "$t1 <= $t0 && $f1 <= $f0")"
+  check "soak: no heap leaked (live heap after a full GC)" "≤ before + 8 MB" "$((h0 / 1024)) MB → $((h1 / 1024)) MB" "$(passfail "${h1:-999999999} <= ${h0:-0} + 8192")"
+  # A leak grows with the streams closed (hundreds); a thread or descriptor the first streams start once does not.
+  check "soak: no thread or descriptor leaked" "≤ before + 2" "threads $t0 → $t1, fds $f0 → $f1" "$(passfail "$t1 <= $t0 + 2 && $f1 <= $f0 + 2")"
   check "soak: no errors" "0" "$(kv errors "$line")" "$(passfail "$(kv errors "$line") == 0")"
 }
