@@ -192,7 +192,9 @@ section_streams_soak() {
   check "soak: RSS flat from minute 2 on" "≤ 10 %" "$(kv rss_spread_pct "$line") % ($(fmt_mb "$(kv rss_min_kb "$line")")–$(fmt_mb "$(kv rss_max_kb "$line")"))" "$(passfail "$(kv rss_spread_pct "$line") <= 10")"
   check "soak: no slot leaked" "0 active" "shaper_active ${active:-?}, slots ${slots:-?}" "$(passfail "${active:-1} == 0 && ${slots:-1} == 0")"
   check "soak: no heap leaked (live heap after a full GC)" "≤ before + 8 MB" "$((h0 / 1024)) MB → $((h1 / 1024)) MB" "$(passfail "${h1:-999999999} <= ${h0:-0} + 8192")"
-  # A leak grows with the streams closed (hundreds); a thread or descriptor the first streams start once does not.
-  check "soak: no thread or descriptor leaked" "≤ before + 2" "threads $t0 → $t1, fds $f0 → $f1" "$(passfail "$t1 <= $t0 + 2 && $f1 <= $f0 + 2")"
+  # A leak grows with the streams closed (1,500 with the defaults). What the first streams start once and keep
+  # does not: the JDK's socket poller thread and its epoll descriptors, its delay scheduler, the proxy's
+  # timer thread (measured: +3 threads, +4 descriptors on a proxy that had served no stream before).
+  check "soak: no thread or descriptor leaked" "≤ before + 8" "threads $t0 → $t1, fds $f0 → $f1" "$(passfail "$t1 <= $t0 + 8 && $f1 <= $f0 + 8")"
   check "soak: no errors" "0" "$(kv errors "$line")" "$(passfail "$(kv errors "$line") == 0")"
 }
