@@ -35,7 +35,7 @@ final class UpstreamConnection implements AutoCloseable {
         this.in = new WireInput(socket.getInputStream());
         // The JDK's growable buffer (512 bytes, up to 8 KiB as writes need): a connection held by a
         // long event stream sent one small head and keeps only what that took, where a fixed 16 KiB
-        // buffer was most of the proxy's memory per stream; a larger body write bypasses it anyway.
+        // buffer was a quarter of the proxy's heap per stream; a larger body write bypasses it anyway.
         this.out = new BufferedOutputStream(socket.getOutputStream());
     }
 
