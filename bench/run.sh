@@ -9,7 +9,10 @@
 # process), observe (metrics on vs off), queue10k (10,000 clients queued behind a limit of 4, bench/QueueFlood.java) and
 # cluster (a redis-server of its own; Redis-backed vs in-process admission, and a burst over two
 # instances sharing one limit), cluster_kinds (the same admission rows over TLS and on a three-master
-# Redis Cluster, next to plain Redis and in-process).
+# Redis Cluster, next to plain Redis and in-process). Sections streams (200, 2,000 and 5,000 concurrent event
+# streams through direct, nginx and the proxy) and streams_soak (1,000 streams for 10 minutes with clients
+# leaving and returning) live in bench/streams.sh with their settings; they are not in the default list
+# (about 9 and 13 minutes): BENCH_SECTIONS="streams streams_soak" BENCH_MAX_SECONDS=2700 bench/run.sh.
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
