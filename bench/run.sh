@@ -9,7 +9,10 @@
 # process), observe (metrics on vs off), queue10k (10,000 clients queued behind a limit of 4, bench/QueueFlood.java) and
 # cluster (a redis-server of its own; Redis-backed vs in-process admission, and a burst over two
 # instances sharing one limit), cluster_kinds (the same admission rows over TLS and on a three-master
-# Redis Cluster, next to plain Redis and in-process).
+# Redis Cluster, next to plain Redis and in-process). Sections streams (200, 2,000 and 5,000 concurrent event
+# streams through direct, nginx and the proxy) and streams_soak (1,000 streams for 10 minutes with clients
+# leaving and returning) live in bench/streams.sh with their settings; they are not in the default list
+# (about 9 and 13 minutes): BENCH_SECTIONS="streams streams_soak" BENCH_MAX_SECONDS=2700 bench/run.sh.
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
@@ -77,6 +80,8 @@ BENCH=$ROOT/bench
 RES=$BENCH/results/last
 # shellcheck source=bench/lib.sh
 . "$BENCH/lib.sh"
+# shellcheck source=bench/streams.sh
+. "$BENCH/streams.sh"
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
@@ -196,21 +201,24 @@ cpu_ticks() {
 # upstream_stat connections|requests: the fake upstream's counter (this query's connection included).
 upstream_stat() { curl -fs --max-time 2 "$(target_url direct)/__stats" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 
-# launch_upstream LOG: starts a fake upstream on a free port; sets LAUNCHED_PID and LAUNCHED_PORT.
+# launch_upstream LOG [SCRIPT MODE...]: starts a fake upstream (bench/FakeUpstream.java, or SCRIPT with its
+# leading words, e.g. "bench/StreamHerd.java upstream") on a free port; sets LAUNCHED_PID and LAUNCHED_PORT.
 launch_upstream() {
   local log=$1 pid i port=""
+  shift
+  [ $# -gt 0 ] || set -- bench/FakeUpstream.java
   : >"$log"
-  ./jbang bench/FakeUpstream.java -port 0 >"$log" 2>&1 &
+  ./jbang "$@" -port 0 >"$log" 2>&1 &
   pid=$!
   own "$pid"
   for ((i = 0; i < 600; i++)); do
-    port=$(sed -n 's/^fake-upstream listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
+    port=$(sed -n 's/^[a-z -]* listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
     [ -n "$port" ] && break
-    alive "$pid" || die "fake upstream exited: $(tail -5 "$log")"
+    alive "$pid" || die "upstream $1 exited: $(tail -5 "$log")"
     sleep 0.1
   done
-  [ -n "$port" ] || die "fake upstream did not start within 60 s"
-  wait_http "http://127.0.0.1:$port/1k" "$pid" 10 || die "fake upstream does not answer /1k"
+  [ -n "$port" ] || die "upstream $1 did not start within 60 s"
+  wait_http "http://127.0.0.1:$port/1k" "$pid" 10 || die "upstream $1 does not answer /1k"
   LAUNCHED_PID=$pid LAUNCHED_PORT=$port
 }
 
@@ -284,7 +292,22 @@ start_bare() {
 }
 
 start_nginx() {
-  local attempt port pid dir=$TMP/nginx
+  launch_nginx nginx "$UP_PORT" 4096
+  NGINX_PORT=$LAUNCHED_PORT NGINX_PID=$LAUNCHED_PID
+}
+
+# The descriptors nginx asks for: one per connection (either side) plus its files, capped at the hard limit.
+nofile_for_nginx() {
+  local want=$(($1 + 64)) hard
+  hard=$(ulimit -Hn)
+  if [ "$hard" != unlimited ] && [ "$want" -gt "$hard" ]; then want=$hard; fi
+  echo "$want"
+}
+
+# launch_nginx NAME UPSTREAM_PORT WORKER_CONNECTIONS: nginx (1 worker) in front of 127.0.0.1:UPSTREAM_PORT
+# on a free port; sets LAUNCHED_PORT and LAUNCHED_PID (the master; its worker is its child).
+launch_nginx() {
+  local name=$1 upstream_port=$2 workers=$3 attempt port pid dir=$TMP/$1
   NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
   mkdir -p "$dir"
   for attempt in 1 2 3; do
@@ -292,10 +315,11 @@ start_nginx() {
     # Keep-alive both ways with no per-connection request cap, so nginx and the proxy do the same work.
     cat >"$dir/nginx.conf" <<EOF
 worker_processes 1;
+worker_rlimit_nofile $(nofile_for_nginx "$workers");
 daemon off;
 pid $dir/nginx.pid;
-error_log $RES/nginx-error.log warn;
-events { worker_connections 4096; }
+error_log $RES/$name-error.log warn;
+events { worker_connections $workers; }
 http {
   access_log off;
   keepalive_requests 1000000;
@@ -305,7 +329,7 @@ http {
   uwsgi_temp_path $dir/uwsgi;
   scgi_temp_path $dir/scgi;
   upstream fake {
-    server 127.0.0.1:$UP_PORT;
+    server 127.0.0.1:$upstream_port;
     keepalive 256;
     keepalive_requests 1000000;
   }
@@ -316,23 +340,23 @@ http {
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_buffering off;
+      proxy_read_timeout 1h;
     }
   }
 }
 EOF
-    "$NGINX_BIN" -p "$dir/" -c "$dir/nginx.conf" -e "$RES/nginx-error.log" >>"$RES/nginx.out" 2>&1 &
+    "$NGINX_BIN" -p "$dir/" -c "$dir/nginx.conf" -e "$RES/$name-error.log" >>"$RES/$name.out" 2>&1 &
     pid=$!
     own "$pid"
     if wait_http "http://127.0.0.1:$port/1k" "$pid" 10; then
-      NGINX_PORT=$port
-      NGINX_PID=$pid
-      log "nginx pid $pid on 127.0.0.1:$NGINX_PORT"
+      LAUNCHED_PORT=$port LAUNCHED_PID=$pid
+      log "$name pid $pid on 127.0.0.1:$port"
       return 0
     fi
-    log "nginx did not come up on port $port (attempt $attempt)"
+    log "$name did not come up on port $port (attempt $attempt)"
     stop_pid "$pid"
   done
-  die "nginx failed to start (see $RES/nginx-error.log)"
+  die "$name failed to start (see $RES/$name-error.log)"
 }
 
 # --- measurements --------------------------------------------------------------------------
@@ -1573,7 +1597,7 @@ main() {
 
   ensure_tools wrk:wrk nginx:nginx curl:curl
   log "building the scripts (first run downloads dependencies)"
-  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java bench/WsTurnProbe.java; do
+  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java bench/WsTurnProbe.java bench/StreamHerd.java; do
     run_bounded 900 ./jbang build "$s" >>"$RES/build.log" 2>&1 || die "build of $s failed (see $RES/build.log)"
   done
   if [ -n "$BASELINE_REV" ]; then

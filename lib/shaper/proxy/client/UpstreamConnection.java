@@ -20,8 +20,6 @@ import javax.net.ssl.SSLSocket;
  * {@link #close()} may come from any thread and is idempotent.
  */
 final class UpstreamConnection implements AutoCloseable {
-    private static final int WRITE_BUFFER = 16 * 1024;
-
     private final SocketChannel channel;
     private final Socket socket;
     private final WireInput in;
@@ -35,7 +33,10 @@ final class UpstreamConnection implements AutoCloseable {
         this.channel = channel;
         this.socket = socket;
         this.in = new WireInput(socket.getInputStream());
-        this.out = new BufferedOutputStream(socket.getOutputStream(), WRITE_BUFFER);
+        // The JDK's growable buffer (512 bytes, up to 8 KiB as writes need): a connection held by a
+        // long event stream sent one small head and keeps only what that took, where a fixed 16 KiB
+        // buffer was a quarter of the proxy's heap per stream; a larger body write bypasses it anyway.
+        this.out = new BufferedOutputStream(socket.getOutputStream());
     }
 
     /** Connects, within {@code connectTimeout}, and for {@code https} completes the TLS handshake. */
