@@ -1,5 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
+//DEPS io.opentelemetry:opentelemetry-bom:1.68.0@pom
 //DEPS io.helidon.webserver:helidon-webserver:4.5.0
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.0
@@ -12,8 +13,13 @@
 //DEPS org.slf4j:slf4j-nop:2.0.20
 //DEPS com.github.luben:zstd-jni:1.5.7-28
 //DEPS org.brotli:dec:0.1.2
+//DEPS io.opentelemetry:opentelemetry-sdk:1.68.0
+//DEPS io.opentelemetry:opentelemetry-exporter-otlp:1.68.0
+//DEPS io.opentelemetry:opentelemetry-sdk-extension-autoconfigure:1.68.0
+//DEPS io.opentelemetry:opentelemetry-exporter-sender-jdk:1.68.0
 //DEPS com.aayushatharva.brotli4j:brotli4j:1.24.0
 //DEPS com.aayushatharva.brotli4j:native-linux-x86_64:1.24.0
+//DEPS io.opentelemetry.proto:opentelemetry-proto:1.11.0-alpha
 //DEPS org.junit:junit-bom:5.14.1@pom
 //DEPS org.junit.jupiter:junit-jupiter:5.14.1
 //DEPS org.junit.jupiter:junit-jupiter-engine:5.14.1
