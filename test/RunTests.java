@@ -20,6 +20,7 @@
 //DEPS com.aayushatharva.brotli4j:brotli4j:1.24.0
 //DEPS com.aayushatharva.brotli4j:native-linux-x86_64:1.24.0
 //DEPS io.opentelemetry.proto:opentelemetry-proto:1.11.0-alpha
+//DEPS com.google.protobuf:protobuf-java:4.35.1
 //DEPS org.junit:junit-bom:5.14.1@pom
 //DEPS org.junit.jupiter:junit-jupiter:5.14.1
 //DEPS org.junit.jupiter:junit-jupiter-engine:5.14.1
