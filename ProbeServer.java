@@ -18,6 +18,7 @@
 //DEPS io.opentelemetry:opentelemetry-sdk-extension-autoconfigure:1.68.0
 //DEPS io.opentelemetry:opentelemetry-exporter-sender-jdk:1.68.0
 //SOURCES lib/**/*.java
+//FILES shaper/status/status.html=lib/shaper/status/status.html
 //JAVA_OPTIONS -Xms32m -Xmx128m -XX:+UseG1GC -Xss512k
 
 /** The fixture upstream for the shaper: run {@code ./jbang ProbeServer.java -h} for flags and fixture prefixes. */

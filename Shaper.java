@@ -18,6 +18,7 @@
 //DEPS io.opentelemetry:opentelemetry-sdk-extension-autoconfigure:1.68.0
 //DEPS io.opentelemetry:opentelemetry-exporter-sender-jdk:1.68.0
 //SOURCES lib/**/*.java
+//FILES shaper/status/status.html=lib/shaper/status/status.html
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED -Xms64m -Xmx640m -Xmn48m -XX:+UseG1GC -XX:GCTimeRatio=2 -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
 
 /** ai-concurrency-shaper: run {@code ./jbang Shaper.java -h} for the flags. */

@@ -29,6 +29,7 @@
 //DEPS org.junit.platform:junit-platform-commons:1.14.1
 //DEPS org.junit.platform:junit-platform-launcher:1.14.1
 //SOURCES ../lib/**/*.java
+//FILES shaper/status/status.html=../lib/shaper/status/status.html
 //SOURCES shaper/*.java
 //SOURCES shaper/**/*.java
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED -Xmx1g -XX:+UseG1GC

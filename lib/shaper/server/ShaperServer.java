@@ -32,6 +32,7 @@ import shaper.proxy.watch.HelidonInternals;
 import shaper.proxy.ProviderAssembly;
 import shaper.settings.ProviderConfig;
 import shaper.settings.ShaperConfig;
+import shaper.status.StatusPage;
 import shaper.telemetry.Telemetry;
 
 /**
@@ -120,7 +121,8 @@ public final class ShaperServer {
         try {
             ShaperMetrics model = new ShaperMetrics(live::views, services.histograms().orElseThrow(), live.status());
             model.tokens(live.current().stream().map(p -> java.util.Map.entry(p.name(), p.tokens())).toList());
-            return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model)), grace);
+            StatusPage status = new StatusPage(live::current, live::keys, java.time.Clock.systemUTC());
+            return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model, status)), grace);
         } catch (IOException | RuntimeException e) {
             stop();
             throw new ConfigException("-metrics-bind " + bind + ": cannot listen: " + e.getMessage());
