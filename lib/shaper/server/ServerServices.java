@@ -50,6 +50,10 @@ record ServerServices(TimeSource time, boolean ownsTime, ExchangeLog log, Discon
         parts.streams().close();
         parts.clientWatch().close();
         telemetry.close(); // after the exchanges' machinery: the last spans are flushed (bounded)
+        if (telemetry.spansDropped() + telemetry.spansFailed() > 0) {
+            log.info("otel: " + telemetry.spansDropped() + " spans dropped (export queue full), " + telemetry.spansFailed()
+                    + " not delivered");
+        }
         if (ownsTime && time instanceof AutoCloseable c) {
             closeQuietly(c);
         }

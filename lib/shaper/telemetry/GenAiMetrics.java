@@ -33,7 +33,8 @@ final class GenAiMetrics {
     private final DoubleHistogram firstChunk;
     private final DoubleHistogram queueWait;
 
-    GenAiMetrics(Meter meter, Supplier<Map<String, List<LimiterSnapshot>>> slots) {
+    /** @param gate the export queue's gate, whose drops and failures are counted; null when no span exporter is configured */
+    GenAiMetrics(Meter meter, Supplier<Map<String, List<LimiterSnapshot>>> slots, SpanGate gate) {
         tokens = meter.histogramBuilder("gen_ai.client.token.usage").ofLongs().setUnit("{token}")
                 .setDescription("Tokens used per exchange, by gen_ai.token.type").setExplicitBucketBoundariesAdvice(TOKENS).build();
         duration = meter.histogramBuilder("gen_ai.client.operation.duration").setUnit("s")
@@ -53,6 +54,16 @@ final class GenAiMetrics {
         meter.gaugeBuilder("shaper.queued").ofLongs().setUnit("{request}").setDescription("Requests waiting for a limiter's slot")
                 .buildWithCallback(m -> slots.get().forEach((provider, limiters) -> limiters.forEach(l ->
                         m.record(l.waiters(), Attributes.of(GenAi.SHAPER_PROVIDER, provider, GenAi.SLOT_LIMITER, l.name())))));
+        if (gate != null) {
+            spanCounts(meter, gate);
+        }
+    }
+
+    private static void spanCounts(Meter meter, SpanGate gate) {
+        meter.counterBuilder("shaper.telemetry.spans.dropped").setUnit("{span}")
+                .setDescription("Spans dropped because the export queue was full").buildWithCallback(m -> m.record(gate.dropped()));
+        meter.counterBuilder("shaper.telemetry.spans.failed").setUnit("{span}")
+                .setDescription("Spans the exporter could not deliver").buildWithCallback(m -> m.record(gate.failed()));
     }
 
     private static Attributes slot(String provider, LimiterSnapshot l, String state) {

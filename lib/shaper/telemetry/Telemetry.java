@@ -97,7 +97,7 @@ public final class Telemetry implements ExchangeTracing, AutoCloseable {
             throw new ConfigException("-otel: " + e.getMessage());
         }
         AtomicReference<Supplier<Map<String, List<LimiterSnapshot>>>> slots = new AtomicReference<>(Map::of);
-        GenAiMetrics metrics = new GenAiMetrics(sdk.getMeter(SCOPE), () -> slots.get().get());
+        GenAiMetrics metrics = new GenAiMetrics(sdk.getMeter(SCOPE), () -> slots.get().get(), gate.get());
         Spans spans = new Spans(sdk.getTracer(SCOPE, shaper.Version.VERSION), W3CTraceContextPropagator.getInstance(), metrics);
         return new Telemetry(sdk, spans, gate.get(), slots);
     }
