@@ -11,7 +11,6 @@ import shaper.auth.AuthSource;
 import shaper.config.BindAddress;
 import shaper.config.ConfigException;
 import shaper.settings.ServerConfig;
-import shaper.telemetry.TelemetryConfig;
 
 /** Server-scope flags: they configure the listener and belong before the first {@code --provider} marker. */
 public final class ServerOptions {
@@ -26,14 +25,6 @@ public final class ServerOptions {
     @Option(names = {"-metrics-bind", "--metrics-bind"}, paramLabel = "HOST:PORT",
             description = "Serve Prometheus /metrics on this address, on its own listener (unset: off)")
     String metricsBind;
-
-    @Option(names = {"-otel", "--otel"}, arity = "0..1", fallbackValue = "true", defaultValue = "false",
-            description = "Export OpenTelemetry traces and metrics by OTLP/HTTP (configured by the OTEL_* environment)")
-    boolean otel;
-
-    @Option(names = {"-otel-endpoint", "--otel-endpoint"}, paramLabel = "URL",
-            description = "OTLP/HTTP endpoint for -otel, above OTEL_EXPORTER_OTLP_ENDPOINT (unset: the environment's, else http://localhost:4318)")
-    String otelEndpoint;
 
     @Option(names = {"-tui", "--tui"}, arity = "0..1", fallbackValue = "true", defaultValue = "false",
             description = "Run the terminal dashboard (stdout must be a terminal); log lines go to its Logs tab")
@@ -51,6 +42,9 @@ public final class ServerOptions {
 
     @Mixin
     ConfigOptions config = new ConfigOptions();
+
+    @Mixin
+    TelemetryOptions telemetry = new TelemetryOptions();
 
     @Option(names = {"-version", "--version"}, versionHelp = true, description = "Print version and exit")
     boolean version;
@@ -72,7 +66,7 @@ public final class ServerOptions {
         Optional<BindAddress> metrics = metricsBind == null || metricsBind.isBlank() ? Optional.empty()
                 : Optional.of(address("-metrics-bind", metricsBind));
         return new ServerConfig(listen, clientKeys, shutdownGrace, headerReadTimeout, metrics, tui,
-                new TelemetryConfig(otel, otelEndpoint == null ? "" : otelEndpoint.trim()));
+                telemetry.toConfig());
     }
 
     /** Text that is no address at all is a usage error (exit 2); a port out of range is a bad value (exit 1). */

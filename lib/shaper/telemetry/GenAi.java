@@ -53,17 +53,17 @@ final class GenAi {
      * ({@code /v1/models}, a file): such an exchange gets HTTP attributes only.
      */
     static String operation(String path) {
-        if (path.endsWith("/messages") || path.endsWith("/chat/completions") || path.endsWith("/responses")) {
-            return "chat";
-        }
-        if (path.endsWith("/completions")) {
-            return "text_completion";
-        }
-        if (path.endsWith("/embeddings")) {
-            return "embeddings";
+        for (String[] endpoint : OPERATIONS) {
+            if (path.endsWith(endpoint[0])) {
+                return endpoint[1];
+            }
         }
         return "";
     }
+
+    /** Path endings and their operations, the longer ending first ({@code /chat/completions} before {@code /completions}). */
+    private static final String[][] OPERATIONS = {{"/messages", "chat"}, {"/chat/completions", "chat"}, {"/responses", "chat"},
+            {"/completions", "text_completion"}, {"/embeddings", "embeddings"}};
 
     /** The convention's provider name for the dialect a client speaks on {@code path}. */
     static String provider(String path) {

@@ -73,15 +73,9 @@ final class SpanGate {
                 return true;
             }
 
-            @Override
-            public CompletableResultCode shutdown() {
-                return batch.shutdown();
-            }
-
-            @Override
-            public CompletableResultCode forceFlush() {
-                return batch.forceFlush();
-            }
+            // shutting down and flushing are the batch processor's own
+            @Override public CompletableResultCode shutdown() { return batch.shutdown(); }
+            @Override public CompletableResultCode forceFlush() { return batch.forceFlush(); }
         };
     }
 
@@ -96,15 +90,8 @@ final class SpanGate {
                 return result;
             }
 
-            @Override
-            public CompletableResultCode flush() {
-                return exporter.flush();
-            }
-
-            @Override
-            public CompletableResultCode shutdown() {
-                return exporter.shutdown();
-            }
+            @Override public CompletableResultCode flush() { return exporter.flush(); }
+            @Override public CompletableResultCode shutdown() { return exporter.shutdown(); }
         };
     }
 }
