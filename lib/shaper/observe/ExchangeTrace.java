@@ -277,8 +277,12 @@ public final class ExchangeTrace {
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
                 requestBody, responseBody, responseBytes, usage, priorityClass);
         shaper.usage.UsageScanner scanned = usageScanner;
-        spans.finished(record, scanned == null ? ExchangeSpans.AnswerFacts.NONE
-                : new ExchangeSpans.AnswerFacts(scanned.answerModel(), scanned.finishReason()));
+        try {
+            spans.finished(record, scanned == null ? ExchangeSpans.AnswerFacts.NONE
+                    : new ExchangeSpans.AnswerFacts(scanned.answerModel(), scanned.finishReason()));
+        } catch (RuntimeException e) {
+            // a tracer's failure never costs the exchange its record, its count or its log line
+        }
         return record;
     }
 }

@@ -153,7 +153,8 @@ public final class Telemetry implements ExchangeTracing, AutoCloseable {
             return ExchangeSpans.NONE;
         }
         Context parent = spans.propagator().extract(Context.root(), header, HEADERS);
-        Span server = spans.tracer().spanBuilder(method + " " + path).setParent(parent).setSpanKind(SpanKind.SERVER)
+        // the method alone until the exchange turns out a model call: a raw path would make span names unbounded
+        Span server = spans.tracer().spanBuilder(method).setParent(parent).setSpanKind(SpanKind.SERVER)
                 .setAttribute(GenAi.HTTP_METHOD, method).setAttribute(GenAi.URL_PATH, path)
                 .setAttribute(GenAi.SHAPER_PROVIDER, provider).startSpan();
         return new ExchangeSpanTree(spans, server, parent.with(server), client);

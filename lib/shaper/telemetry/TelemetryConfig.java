@@ -24,7 +24,7 @@ public record TelemetryConfig(boolean enabled, String endpoint) {
             try {
                 u = URI.create(endpoint);
             } catch (IllegalArgumentException e) {
-                throw new ConfigException("-otel-endpoint: not a URL: " + e.getMessage());
+                throw new ConfigException("-otel-endpoint: not a URL"); // its text may hold a secret: not repeated
             }
             if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
                 throw new ConfigException("-otel-endpoint: " + u.getScheme() + "://…: expected an http:// or https:// URL with a host");
