@@ -16,7 +16,7 @@
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission routing observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission routing observe otel transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -60,6 +60,8 @@
 #                          wrk connections per instance in the cluster burst (32)
 #   BENCH_OBSERVE_ON_FLAGS extra flags of the observability section's "on" proxy, appended to its
 #                          -metrics-bind (default "-tui", run under tmux; "" for metrics only); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
+#   BENCH_OTEL_CONNECTIONS wrk connections of the tracing section's rows (16), BENCH_OTEL_ROUNDS runs per proxy, order
+#                          alternating (2): -otel (sampling 1.0, exporting to the fake upstream) vs no flags
 #   BENCH_TOKENS_SECONDS   seconds per proxy of the tokens section (60), BENCH_TOKENS_AGENTS (8), BENCH_TOKENS_RPM (1000),
 #                          BENCH_TOKENS_ITPM (100000), BENCH_TOKENS_OTPM (40000): the fixture account's limits
 #   BENCH_CAPACITY_PHASES  capacity section: N:seconds phases of ProbeServer's /capacity ("6:60,12:40,4:40"; quick "6:20,12:15,4:15"),
@@ -96,7 +98,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 BASELINE_REV=${BENCH_BASELINE_REV:-}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission routing observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission routing observe otel transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -161,6 +163,8 @@ target_url() {
     burst2) echo "http://127.0.0.1:$CL_B2_PORT" ;;
     obs-off) echo "http://127.0.0.1:$OBS_OFF_PORT" ;;
     obs-on) echo "http://127.0.0.1:$OBS_ON_PORT" ;;
+    otel-off) echo "http://127.0.0.1:$OTEL_OFF_PORT" ;;
+    otel-on) echo "http://127.0.0.1:$OTEL_ON_PORT" ;;
     transcode) echo "http://127.0.0.1:$TC_PORT" ;;
     routing) echo "http://127.0.0.1:$RT_PORT" ;;
     *) die "unknown target $1 (expected direct, nginx or proxy)" ;;
@@ -185,6 +189,8 @@ target_pids() {
     burst2) echo "$CL_B2_PID" ;;
     obs-off) echo "$OBS_OFF_PID" ;;
     obs-on) echo "$OBS_ON_PID" ;;
+    otel-off) echo "$OTEL_OFF_PID" ;;
+    otel-on) echo "$OTEL_ON_PID" ;;
     transcode) echo "$TC_PID" ;;
   esac
 }
@@ -1115,6 +1121,64 @@ section_observe() {
   local errs_total=$(( ${M[obs.off.errors]} + ${M[obs.on.errors]} ))
   check "observability cost (on / off RPS, c=$c)" "≥ 0.95×, no errors" "${ratio}×, $errs_total errors" \
     "$(awk -v r="$ratio" -v e="$errs_total" 'BEGIN { print (r >= 0.95 && e == 0) ? "PASS" : "FAIL" }')"
+}
+
+# --- tracing: -otel on vs off ----------------------------------------------------------------
+# Two proxies of their own in front of the same fake upstream, which also takes the OTLP export
+# (it answers POST /v1/traces and /v1/metrics with 200): off has no flags, on has -otel with
+# OTEL_TRACES_SAMPLER=always_on (every exchange traced: sampling 1.0). RPS and latency in ABBA
+# rounds, then both proxies' per-event SSE delay in one SseProbe run (same rounds, same upstream),
+# then the on proxy's RSS.
+OTEL_CONNECTIONS=${BENCH_OTEL_CONNECTIONS:-16}
+OTEL_ROUNDS=${BENCH_OTEL_ROUNDS:-2}
+section_otel() {
+  local c=$OTEL_CONNECTIONS started_off started_on round order mode line rps
+  launch_proxy otel-off "$(target_url direct)" /dev/null
+  OTEL_OFF_PORT=$LAUNCHED_PORT OTEL_OFF_PID=$LAUNCHED_PID started_off=$LAUNCHED_STARTED
+  OTEL_TRACES_SAMPLER=always_on OTEL_METRIC_EXPORT_INTERVAL=5000 \
+    launch_proxy otel-on "$(target_url direct)" /dev/null -otel -otel-endpoint "$(target_url direct)"
+  OTEL_ON_PORT=$LAUNCHED_PORT OTEL_ON_PID=$LAUNCHED_PID started_on=$LAUNCHED_STARTED
+  log "otel: off pid $OTEL_OFF_PID, on pid $OTEL_ON_PID (-otel, exporting to the fake upstream)"
+  for mode in off on; do
+    wrk_run otel-warmup-$mode otel-$mode "$c" "$ADM_WARMUP" /1k >/dev/null || log "otel: warm-up of $mode failed"
+  done
+  md "## Cost of tracing: -otel on vs off" "" \
+    "Two proxy processes started for this section: **off** has no flags; **on** has \`-otel\` with \`OTEL_TRACES_SAMPLER=always_on\` (every exchange traced) and exports by OTLP/HTTP to the fake upstream, which answers 200." \
+    "wrk, c=$c, $THREADS threads, \`GET /1k\`, ${DURATION}s per run after ${ADM_WARMUP}s of warm-up each; rounds alternate the order (ABBA)." "" \
+    "| round | proxy | RPS | p50 | p99 | CPU/req | errors |" "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"
+  for ((round = 1; round <= OTEL_ROUNDS; round++)); do
+    order="off on"; ((round % 2 == 1)) || order="on off"
+    for mode in $order; do
+      line=$(wrk_run "otel-$mode-r$round" "otel-$mode" "$c" "$DURATION" /1k) || { md "| $round | $mode | failed | | | | |"; continue; }
+      rps=$(kv rps "$line")
+      M[otel.$mode.n]=$((${M[otel.$mode.n]:-0} + 1)); M[otel.$mode.rps]=$(calc "${M[otel.$mode.rps]:-0} + $rps" 1)
+      md "| $round | $mode | $(fmt_rps "$rps") | $(fmt_us "$(kv p50_us "$line")") | $(fmt_us "$(kv p99_us "$line")") | $(fmt_us "$(kv cpu_us_per_req "$line")") | $(($(kv socket_errors "$line") + $(kv non2xx "$line"))) |"
+    done
+  done
+  local bound=$((60 + 2 * (SSE_ROUNDS * (SSE_EVENTS * 100 / 1000 + 5) + $(sse_warmup_seconds))))
+  # shellcheck disable=SC2046 # the warm-up flags are separate words
+  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -rounds "$SSE_ROUNDS" $(sse_warmup_args) -raw "$RES" \
+    "off=$(target_url otel-off)/sse" "on=$(target_url otel-on)/sse" >"$RES/otel-sse.txt" 2>"$RES/otel-sse.err" || log "otel: sse probe failed: $(tail -3 "$RES/otel-sse.err")"
+  local loff lon
+  loff=$(grep -m1 "^SSE_RESULT label=off " "$RES/otel-sse.txt"); lon=$(grep -m1 "^SSE_RESULT label=on " "$RES/otel-sse.txt")
+  md ""
+  if [ -n "$loff" ] && [ -n "$lon" ]; then
+    md "- SSE, $SSE_ROUNDS × $SSE_EVENTS events $SSE_INTERVAL apart ($(sse_rounds_words)): off p50 $(fmt_us "$(kv p50_us "$loff")"), p99 $(fmt_us "$(kv p99_us "$loff")"); on p50 $(fmt_us "$(kv p50_us "$lon")"), p99 $(fmt_us "$(kv p99_us "$lon")")"
+    check "tracing on: SSE per-event p99 (vs off)" "unchanged (≤ +0.5 ms)" "$(fmt_us "$(kv p99_us "$lon")") vs $(fmt_us "$(kv p99_us "$loff")")" \
+      "$(passfail "$(kv p99_us "$lon") - $(kv p99_us "$loff") <= 500")"
+  fi
+  rss_of "$OTEL_ON_PID" "tracing proxy (-otel) after load"
+  stop_pid "$started_off"; stop_pid "$started_on"
+  OTEL_OFF_PID="" OTEL_ON_PID=""
+  local n_off=${M[otel.off.n]:-0} n_on=${M[otel.on.n]:-0}
+  if [ "$n_off" = 0 ] || [ "$n_on" = 0 ]; then
+    check "tracing cost (on / off RPS, c=$c)" "≥ 0.95×" "not measured" "FAIL"
+    return
+  fi
+  local ratio
+  ratio=$(calc "(${M[otel.on.rps]} / $n_on) / (${M[otel.off.rps]} / $n_off)")
+  md "- mean of $n_off/$n_on run(s): on / off = **${ratio}×**" ""
+  check "tracing cost (on / off RPS, c=$c, sampling 1.0)" "≥ 0.95×" "${ratio}×" "$(passfail "$ratio >= 0.95")"
 }
 
 # --- transcoding: Messages -> Chat vs passthrough ------------------------------------------

@@ -16,6 +16,15 @@ public interface QueueWait {
     default void beforeWaiting() throws ClientGoneException {
     }
 
+    /**
+     * A limiter queued the request; called for each limiter that does, before it waits there.
+     *
+     * @param limiter  the limiter's name
+     * @param position the request's place in its queue on joining, itself counted (1 = next)
+     */
+    default void queued(String limiter, int position) {
+    }
+
     /** {@link Duration#ZERO} for no ticks. */
     default Duration tickInterval() {
         return Duration.ZERO;

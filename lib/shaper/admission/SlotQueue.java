@@ -54,7 +54,12 @@ final class SlotQueue {
      */
     Permit take(Limiter limiter, AdmissionRequest request) throws AdmissionException, ClientGoneException, InterruptedException {
         Ticket ticket = limiter.enqueue(config.queueDepth(), request.queueClass());
-        return ticket.queued() ? waitFor(ticket, request) : ticket.await(Duration.ZERO);
+        if (!ticket.queued()) {
+            return ticket.await(Duration.ZERO);
+        }
+        // counted just after joining, this request included: its place in line then (a heavier class may still pass it)
+        request.waiting().queued(limiter.name(), Math.max(1, limiter.snapshot().waiters()));
+        return waitFor(ticket, request);
     }
 
     /**

@@ -49,6 +49,8 @@ public final class ExchangeTrace {
     /** Reads the relayed answer's usage; set by the relay, finished by the handler. Handler thread only. */
     private shaper.usage.UsageScanner usageScanner;
     private boolean finished;
+    /** The exchange's spans; {@link ExchangeSpans#NONE} while tracing is off. */
+    private volatile ExchangeSpans spans = ExchangeSpans.NONE;
 
     /** What arrived: the request line's method, raw path and raw query (null or empty for none). */
     record Arrival(String method, String path, String query) {
@@ -95,6 +97,11 @@ public final class ExchangeTrace {
         this.transport = java.util.Objects.requireNonNull(name, "name");
     }
 
+    /** Reports the stages to {@code tracing}'s spans from now on; set once, at arrival. */
+    public void spans(ExchangeSpans tracing) {
+        this.spans = java.util.Objects.requireNonNull(tracing, "tracing");
+    }
+
     /** The priority class the request queued in (only when classes are declared). */
     public void priorityClass(String name) {
         this.priorityClass = name == null ? "" : name;
@@ -128,11 +135,21 @@ public final class ExchangeTrace {
                 queueEnd = now();
             }
             waiting = false;
+            spans.queueEnded();
         }
     }
 
-    /** An upstream attempt starts; the first one stamps {@code upstreamSent}. */
-    public void attemptStarted() {
+    /** A limiter queued the exchange at {@code position} (1 = next in line). */
+    public void queued(String limiter, int position) {
+        spans.queued(limiter, position, priorityClass);
+    }
+
+    /**
+     * An upstream attempt starts; the first one stamps {@code upstreamSent}.
+     *
+     * @return the trace header fields the attempt sends in place of the client's; empty (tracing off) to pass the client's through
+     */
+    public List<Header> attemptStarted() {
         long now = now();
         if (upstreamSent < 0) {
             upstreamSent = now;
@@ -140,6 +157,7 @@ public final class ExchangeTrace {
         lastAttemptSent = now;
         attempts++;
         backingOff = false;
+        return spans.attemptStarted(attempts);
     }
 
     /**
@@ -150,14 +168,26 @@ public final class ExchangeTrace {
         upstreamRequestHeaders = List.copyOf(headers);
     }
 
-    /** An attempt's response headers arrived; the last attempt's stamp stays. */
-    public void upstreamHeaders() {
+    /** An attempt's response headers arrived with {@code status}; the last attempt's stamp stays. */
+    public void upstreamHeaders(int status) {
         upstreamHeaders = now();
+        spans.attemptAnswered(status);
     }
 
-    /** The exchange waits out a retry backoff. */
-    public void backingOff() {
+    /** The exchange waits out a retry backoff of {@code delay}, retrying for {@code reason}. */
+    public void backingOff(String reason, java.time.Duration delay) {
         backingOff = true;
+        spans.retrying(reason, delay);
+    }
+
+    /** Runs a dialect conversion ({@code request} or {@code response} phase), its time reported to the spans. */
+    public <T> T transcoding(String phase, java.util.function.Supplier<T> conversion) {
+        spans.transcoding(phase);
+        try {
+            return conversion.get();
+        } finally {
+            spans.transcoded();
+        }
     }
 
     /** The client's response headers are being committed; only the first call counts. */
@@ -276,8 +306,16 @@ public final class ExchangeTrace {
         if (journal != null) {
             journal.left(this);
         }
-        return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
+        ExchangeRecord record = new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
                 requestBody, responseBody, responseBytes, usage, priorityClass, transport, routing);
+        shaper.usage.UsageScanner scanned = usageScanner;
+        try {
+            spans.finished(record, scanned == null ? ExchangeSpans.AnswerFacts.NONE
+                    : new ExchangeSpans.AnswerFacts(scanned.answerModel(), scanned.finishReason()));
+        } catch (RuntimeException e) {
+            // a tracer's failure never costs the exchange its record, its count or its log line
+        }
+        return record;
     }
 }

@@ -140,6 +140,11 @@ final class AdmissionStage {
         }
 
         @Override
+        public void queued(String limiter, int position) {
+            c.trace().queued(limiter, position);
+        }
+
+        @Override
         public Duration tickInterval() {
             return commenting ? commentInterval : Duration.ZERO;
         }

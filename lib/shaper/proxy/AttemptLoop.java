@@ -98,8 +98,7 @@ final class AttemptLoop {
         turn = turn.watched(watch);
         UpstreamResponse in;
         try {
-            c.trace().attemptStarted();
-            in = turn.call().send(turn.body(), watch);
+            in = turn.call().send(turn.body(), watch, c.trace().attemptStarted());
         } catch (RuntimeException e) {
             watch.close();
             if (watch.cut() == CallWatch.Cut.CLIENT_GONE || (e instanceof StreamCopy.SourceFailed && watch.cut() == CallWatch.Cut.NONE)) {
@@ -109,7 +108,7 @@ final class AttemptLoop {
         }
         try { // from here on the answer is closed on every path: it holds the upstream connection
             c.trace().upstreamRequest(turn.call().sentHeaders());
-            c.trace().upstreamHeaders();
+            c.trace().upstreamHeaders(in.status().code());
             watch.relaying();
             if (watch.cut() == CallWatch.Cut.CLIENT_GONE) {
                 // the client left just as the head arrived: closing unread drops the upstream connection
@@ -224,7 +223,7 @@ final class AttemptLoop {
         try {
             ExchangeResult so = result;
             Supplier<ExchangeResult> relay = converted != null
-                    ? () -> stage.relay(c, in, plan, converted, so)
+                    ? () -> c.trace().transcoding("response", () -> stage.relay(c, in, plan, converted, so))
                     : () -> c.sink().deliver(new ResponseRelay(in, c, plan, so));
             result = BodyPeek.isEventStream(in) ? c.server().streams().relay(relay) : relay.get();
         } catch (RelayBroke broke) {

@@ -46,7 +46,7 @@ final class AttemptStage {
             settlement.forwarded();
             return new AttemptLoop(c, target, null, new Turn(call, body, ex.coding().codings(), admission, first(provider), null)).run();
         }
-        return switch (target.transcoding().prepare(c, body)) {
+        return switch (c.trace().transcoding("request", () -> target.transcoding().prepare(c, body))) {
             // refused locally: the settlement gives the unused breaker ticket back
             case TranscodeStage.Answered answered -> answered.result();
             case TranscodeStage.Converted conv -> {

@@ -121,6 +121,11 @@ public final class LiveProviders implements ReloadTarget {
         return table;
     }
 
+    /** The client keys in force (a reload may replace them). */
+    public ClientKeys keys() {
+        return table.keys();
+    }
+
     /** Reloads so far (generation, file hash, counts), shown by health and metrics. */
     public ReloadStatus status() {
         return status;

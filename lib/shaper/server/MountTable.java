@@ -67,6 +67,10 @@ final class MountTable {
         this.log = log;
     }
 
+    ClientKeys keys() {
+        return mounts.keys();
+    }
+
     /** Serves {@code handlers} with {@code keys} from the next request on (a reload). */
     void replace(List<ProxyHandler> handlers, Optional<Routed> routed, ClientKeys keys) {
         mounts = Mounts.of(handlers, routed, keys);

@@ -32,6 +32,8 @@ import shaper.proxy.watch.HelidonInternals;
 import shaper.proxy.ProviderAssembly;
 import shaper.settings.ProviderConfig;
 import shaper.settings.ShaperConfig;
+import shaper.status.StatusPage;
+import shaper.telemetry.Telemetry;
 
 /**
  * The running proxy: the assembled providers ({@link ProviderAssembly}, one each, nothing shared
@@ -97,8 +99,11 @@ public final class ShaperServer {
                                       TimeSource time, boolean ownsTime) {
         HELIDON_LOGGER.setLevel(Level.WARNING);
         ClientKeys keys = ClientKeys.resolve(config.server().clientKeys(), env);
-        ServerServices services = ServerServices.open(time, ownsTime, out, err, keys, env, config.server().metricsBind().isPresent());
+        Telemetry telemetry = Telemetry.open(config.server().telemetry());
+        ServerServices services = ServerServices.open(time, ownsTime, out, err, keys, env, config.server().metricsBind().isPresent(), telemetry);
         LiveProviders live = LiveProviders.assemble(config, services);
+        telemetry.slots(() -> live.current().stream().collect(java.util.stream.Collectors.toMap(ProviderAssembly::name,
+                p -> p.limiters().views().counts(), (a, b) -> a, java.util.LinkedHashMap::new)));
         WebServer server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions());
         ShaperServer shaper = new ShaperServer(server, live, services, Optional.empty(), config.server().shutdownGrace());
         if (config.server().metricsBind().isPresent()) {
@@ -117,7 +122,8 @@ public final class ShaperServer {
             ShaperMetrics model = new ShaperMetrics(live::views, services.histograms().orElseThrow(), live.status());
             model.tokens(live.current().stream().map(p -> java.util.Map.entry(p.name(), p.tokens())).toList());
             model.webSocketSessions(live.sessions()::open);
-            return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model)), grace);
+            StatusPage status = new StatusPage(live::current, live::keys, java.time.Clock.systemUTC());
+            return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model, status)), grace);
         } catch (IOException | RuntimeException e) {
             stop();
             throw new ConfigException("-metrics-bind " + bind + ": cannot listen: " + e.getMessage());

@@ -9,6 +9,7 @@ import shaper.config.BindAddress;
 import shaper.config.ConfigException;
 import shaper.config.GoDuration;
 import shaper.routing.RoutingConfig;
+import shaper.telemetry.TelemetryConfig;
 
 /**
  * Server-scope settings: the listener itself, shared by every provider.
@@ -24,9 +25,10 @@ import shaper.routing.RoutingConfig;
  *                   log lines to its Logs tab instead of stdout; default false
  * @param routing    the routed mount ({@code -route-prefix}, {@code -model-route} and their fallback and affinity
  *                   settings); {@link RoutingConfig#NONE} when there is none. Reloaded live.
+ * @param telemetry  {@code -otel}, {@code -otel-endpoint}: OpenTelemetry export; off by default
  */
 public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout,
-                           Optional<BindAddress> metricsBind, boolean tui, RoutingConfig routing) {
+                           Optional<BindAddress> metricsBind, boolean tui, RoutingConfig routing, TelemetryConfig telemetry) {
     public static final String DEFAULT_BIND = "127.0.0.1:8080";
     /** {@code -shutdown-grace}: how long in-flight exchanges may run on after SIGTERM. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
@@ -46,15 +48,16 @@ public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration s
         }
         Objects.requireNonNull(metricsBind, "metricsBind");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(telemetry, "telemetry");
     }
 
     /** This listener with other client keys and every other component as it is (client keys and routes are the live server settings). */
     public ServerConfig withClientKeys(List<String> keys) {
-        return new ServerConfig(bind, keys, shutdownGrace, headerReadTimeout, metricsBind, tui, routing);
+        return new ServerConfig(bind, keys, shutdownGrace, headerReadTimeout, metricsBind, tui, routing, telemetry);
     }
 
     /** This listener with other routes and every other component as it is. */
     public ServerConfig withRouting(RoutingConfig routes) {
-        return new ServerConfig(bind, clientKeys, shutdownGrace, headerReadTimeout, metricsBind, tui, routes);
+        return new ServerConfig(bind, clientKeys, shutdownGrace, headerReadTimeout, metricsBind, tui, routes, telemetry);
     }
 }

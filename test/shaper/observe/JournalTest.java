@@ -73,7 +73,7 @@ class JournalTest {
         assertEquals(1, j.activeCount());
         assertEquals(0, j.retriesInFlight());
 
-        active.backingOff();
+        active.backingOff("server_error", java.time.Duration.ZERO);
         assertEquals(1, j.retriesInFlight(), "a backoff is a retry in flight");
         active.attemptStarted();
         assertEquals(1, j.retriesInFlight(), "so is a second attempt");
@@ -94,7 +94,7 @@ class JournalTest {
         t.queueEnded(false);
         t.attemptStarted();
         nanos.addAndGet(1_000_000);
-        t.upstreamHeaders();
+        t.upstreamHeaders(200);
         nanos.addAndGet(500_000);
         t.clientHeaders();
         nanos.addAndGet(9_000_000);

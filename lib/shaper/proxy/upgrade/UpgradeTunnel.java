@@ -134,7 +134,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
             socket = UpstreamSocket.connect(target.upstream(), target.timeout());
             socket.send(requestHead(prologue, headers, offered, target));
             head = ResponseHead.parse(socket.readHead(deadline));
-            h.trace.upstreamHeaders();
+            h.trace.upstreamHeaders(head.status());
         } catch (IOException | RuntimeException e) {
             return badGateway(new Handshake(ctx, h, admission, socket), TransportErrors.describe(e), BAD_GATEWAY);
         }
