@@ -83,7 +83,7 @@ public final class SocketTurn {
         c.trace().attemptStarted();
         ExchangeTrace trace = c.trace();
         TurnEnd end = socket.relay(frame, usage, () -> {
-            trace.upstreamHeaders();
+            trace.upstreamHeaders(200); // a turn's first event is its answer's head: the 200 its record shows
             trace.clientHeaders();
         }, provider.config().retry().upstreamTimeout());
         ExchangeResult result = judged(end, ExchangeResult.START.reached());
