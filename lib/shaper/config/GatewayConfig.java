@@ -10,9 +10,14 @@ import java.nio.file.Path;
  * @param bigCtxTokens      requests of at least this many estimated tokens (body bytes / 4) share the large-request gate; 0 = off
  * @param bigCtxConcurrency permits of that gate (at least 1)
  * @param logFile           file that also receives this provider's log lines; null = none
+ * @param wire              the upstream connections' settings (idle timeout); never null
  */
-public record GatewayConfig(URI responsesUpstream, int bigCtxTokens, int bigCtxConcurrency, Path logFile) {
+public record GatewayConfig(URI responsesUpstream, int bigCtxTokens, int bigCtxConcurrency, Path logFile, WireConfig wire) {
+    public GatewayConfig {
+        java.util.Objects.requireNonNull(wire, "wire");
+    }
+
     public static GatewayConfig defaults() {
-        return new GatewayConfig(null, 0, 1, null);
+        return new GatewayConfig(null, 0, 1, null, WireConfig.DEFAULTS);
     }
 }

@@ -26,6 +26,7 @@ import shaper.proxy.ProviderAssembly;
 import shaper.proxy.TranscodeStages;
 import shaper.proxy.Upstreams.Upstream;
 import shaper.proxy.Upstreams;
+import shaper.proxy.client.Pooling;
 import shaper.retry.RetryPolicy;
 import shaper.retry.ThreadLocalJitter;
 import shaper.settings.ProviderConfig;
@@ -123,7 +124,7 @@ final class ProviderAssembler {
             HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);
             Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize())
-                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s.time()::nanoTime);
+                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s.time()::nanoTime, log::info);
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
                     upstreams, auth, ownHeaders.then(CredentialRewrite.of(s.keys(), auth)), transcoding, cluster, publisher,
                     tokens(p, s, previous, cluster),
@@ -155,20 +156,21 @@ final class ProviderAssembler {
                 p.budget().enabled() ? cluster.map(c -> c.tokenBuckets(p.budget())).orElse(null) : null);
     }
 
-    /** Whether a reload can keep the running upstream pools: same URLs, mount, keep-alive choice and pool size. */
+    /** Whether a reload can keep the running upstream pools: same URLs, mount, keep-alive choice, wire settings and pool size. */
     private static boolean sameUpstreams(ProviderAssembly running, ProviderConfig p, int poolSize) {
         ProviderConfig was = running.config();
         return was.upstream().equals(p.upstream()) && java.util.Objects.equals(was.gateway().responsesUpstream(), p.gateway().responsesUpstream())
                 && was.mountPrefix().equals(p.mountPrefix())
                 && was.admission().upstreamDisableKeepAlives() == p.admission().upstreamDisableKeepAlives()
+                && was.gateway().wire().equals(p.gateway().wire())
                 && running.limiters().upstreamPoolSize() == poolSize;
     }
 
-    private static Upstreams upstreams(ProviderConfig p, int poolSize, LongSupplier nanoTime) {
-        boolean keepAlive = !p.admission().upstreamDisableKeepAlives();
-        Upstream main = new Upstream(p.upstream(), poolSize, keepAlive, nanoTime);
+    private static Upstreams upstreams(ProviderConfig p, int poolSize, LongSupplier nanoTime, Consumer<String> notices) {
+        Pooling pooling = new Pooling(poolSize, !p.admission().upstreamDisableKeepAlives(), p.gateway().wire().idleTimeout());
+        Upstream main = new Upstream(p.upstream(), pooling, nanoTime, notices);
         Upstream responses = p.gateway().responsesUpstream() == null ? null
-                : new Upstream(p.gateway().responsesUpstream(), poolSize, keepAlive, nanoTime);
+                : new Upstream(p.gateway().responsesUpstream(), pooling, nanoTime, notices);
         return new Upstreams(main, responses, p.mountPrefix().path());
     }
 

@@ -30,6 +30,8 @@ final class UpstreamConnection implements AutoCloseable {
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private long idleSince;
     private boolean reused;
+    /** The upstream's announced {@code Keep-Alive: timeout}, in nanoseconds; {@link Long#MAX_VALUE} when it announced none. */
+    private long announcedIdle = Long.MAX_VALUE;
 
     private UpstreamConnection(SocketChannel channel, Socket socket) throws IOException {
         this.channel = channel;
@@ -87,6 +89,18 @@ final class UpstreamConnection implements AutoCloseable {
 
     long idleSince() {
         return idleSince;
+    }
+
+    /** What the last answer's {@code Keep-Alive: timeout} said (null: nothing, which keeps what an earlier one said). */
+    void keepAliveTimeout(java.time.Duration announced) {
+        if (announced != null) {
+            announcedIdle = announced.toNanos();
+        }
+    }
+
+    /** How long this connection may idle and still be reused: the pool's limit, cut short by what the upstream announced. */
+    long idleLimit(long poolLimitNanos) {
+        return Math.min(poolLimitNanos, announcedIdle);
     }
 
     /**
