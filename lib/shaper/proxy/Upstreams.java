@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import shaper.proxy.client.EgressProxy;
 import shaper.proxy.client.Pooling;
 import shaper.proxy.client.UpstreamClient;
 
@@ -30,12 +31,13 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
         /**
          * @param base     the upstream base URL
          * @param pooling  idle keep-alive connections kept, and for how long
+         * @param egress   the forward proxy its connections go through, or null for direct
          * @param nanoTime the provider's clock, which ages idle connections
          * @param notices  where the client logs a request it sent once more on a fresh connection
          */
-        public Upstream(URI base, Pooling pooling, LongSupplier nanoTime, Consumer<String> notices) {
+        public Upstream(URI base, Pooling pooling, EgressProxy egress, LongSupplier nanoTime, Consumer<String> notices) {
             this.base = base;
-            this.client = new UpstreamClient(base, pooling, nanoTime, notices);
+            this.client = new UpstreamClient(base, pooling, egress, nanoTime, notices);
         }
 
         /** The request target: the raw path and query exactly as given, joined to the base path. */

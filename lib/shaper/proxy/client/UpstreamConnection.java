@@ -40,13 +40,27 @@ final class UpstreamConnection implements AutoCloseable {
         this.out = new BufferedOutputStream(socket.getOutputStream(), WRITE_BUFFER);
     }
 
-    /** Connects, within {@code connectTimeout}, and for {@code https} completes the TLS handshake. */
-    static UpstreamConnection open(UpstreamAddress address, Duration connectTimeout) throws IOException {
+    /**
+     * Connects, within {@code connectTimeout}, through {@code egress} when it is not null (its tunnel
+     * set up within the same bound), and for {@code https} completes the TLS handshake with the upstream.
+     */
+    static UpstreamConnection open(UpstreamAddress address, EgressProxy egress, Duration connectTimeout) throws IOException {
         SocketChannel channel = SocketChannel.open();
         try {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             Socket plain = channel.socket();
-            plain.connect(new InetSocketAddress(address.host(), address.port()), (int) Math.max(1, connectTimeout.toMillis()));
+            int bound = (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+            if (egress == null) {
+                plain.connect(new InetSocketAddress(address.host(), address.port()), bound);
+            } else {
+                try {
+                    plain.connect(new InetSocketAddress(egress.host(), egress.port()), bound);
+                } catch (IOException e) {
+                    throw new java.net.ConnectException("cannot reach egress proxy " + egress.display() + ": " + e.getMessage());
+                }
+                plain.setSoTimeout(bound);
+                egress.tunnel(plain, address);
+            }
             if (!address.tls()) {
                 return new UpstreamConnection(channel, plain);
             }
