@@ -12,6 +12,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import shaper.testing.EgressDaemon;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
 import shaper.testing.TestNet;

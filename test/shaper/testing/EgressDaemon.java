@@ -1,4 +1,4 @@
-package shaper.proxy.wire;
+package shaper.testing;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -12,8 +12,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Assumptions;
 
-import shaper.testing.RunningShaper;
-import shaper.testing.TestNet;
 
 /**
  * A real forward proxy for tests, started with a generated configuration on a free loopback port:
@@ -21,7 +19,7 @@ import shaper.testing.TestNet;
  * test's) or {@code dante-server} (SOCKS5, no authentication). Stopped by its own PID on close.
  * A test is skipped, not failed, where the program is not installed ({@code .ci/run} installs both).
  */
-final class EgressDaemon implements AutoCloseable {
+public final class EgressDaemon implements AutoCloseable {
     private static final Duration START_BOUND = Duration.ofSeconds(30);
 
     private final Process process;
@@ -54,7 +52,7 @@ final class EgressDaemon implements AutoCloseable {
     }
 
     /** squid on a free port; {@code hosts} is its hosts file (lines {@code 127.0.0.1 name}). */
-    static EgressDaemon squid(String hosts) throws IOException {
+    public static EgressDaemon squid(String hosts) throws IOException {
         Path bin = installed("/usr/sbin/squid");
         Path dir = workDir("squid");
         int port = TestNet.freePort();
@@ -75,7 +73,7 @@ final class EgressDaemon implements AutoCloseable {
     }
 
     /** danted on a free port, relaying CONNECT from loopback to loopback. */
-    static EgressDaemon dante() throws IOException {
+    public static EgressDaemon dante() throws IOException {
         Path bin = installed("/usr/sbin/danted");
         Path dir = workDir("dante");
         int port = TestNet.freePort();
@@ -107,12 +105,12 @@ final class EgressDaemon implements AutoCloseable {
         return dir;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** What the daemon logged of the connections it carried. */
-    String log() {
+    public String log() {
         return TestNet.read(dir.resolve("access.log"));
     }
 
