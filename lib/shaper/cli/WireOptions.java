@@ -10,13 +10,11 @@ import shaper.proxy.client.EgressProxy;
 /** Provider-scope flags of the upstream wire (see {@link WireConfig}). */
 public final class WireOptions {
     @Option(names = {"-upstream-idle-timeout", "--upstream-idle-timeout"}, paramLabel = "DURATION", defaultValue = "3s",
-            description = "Close an idle upstream keep-alive connection after this long instead of reusing it; an upstream's"
-                    + " Keep-Alive: timeout=N shortens it (default ${DEFAULT-VALUE}, under the common 5s server default)")
+            description = "Close an idle upstream connection after this long instead of reusing it; Keep-Alive: timeout=N shortens it")
     Duration idleTimeout;
 
     @Option(names = {"-upstream-proxy", "--upstream-proxy"}, paramLabel = "URL",
-            description = "Forward proxy for upstream connections: http://host[:port] (CONNECT) or socks5://host[:port];"
-                    + " 'direct' for none (default: https_proxy / http_proxy / all_proxy and no_proxy from the environment)")
+            description = "Forward proxy upstream: http://host[:port] (CONNECT), socks5://host[:port] or direct (default: https_proxy etc.)")
     String proxy;
 
     WireConfig toConfig() {
