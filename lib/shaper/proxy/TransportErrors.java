@@ -56,6 +56,7 @@ public final class TransportErrors {
             return "TLS handshake failed: " + message;
         }
         return switch (root) {
+            case ConnectException e when message.startsWith("cannot reach egress proxy") -> message;
             case ConnectException e -> lower.contains("timed out") ? "connect timed out" : "connection refused";
             case UnknownHostException e -> "unknown host " + message;
             case NoRouteToHostException e -> "no route to host";

@@ -2,8 +2,11 @@ package shaper.proxy;
 
 import java.net.URI;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import shaper.proxy.client.EgressProxy;
+import shaper.proxy.client.Pooling;
 import shaper.proxy.client.UpstreamClient;
 
 /**
@@ -26,14 +29,15 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
         private final UpstreamClient client;
 
         /**
-         * @param base      the upstream base URL
-         * @param poolSize  idle keep-alive connections kept
-         * @param keepAlive false for {@code -upstream-disable-keep-alives}: every request on a fresh connection
-         * @param nanoTime  the provider's clock, which ages idle connections
+         * @param base     the upstream base URL
+         * @param pooling  idle keep-alive connections kept, and for how long
+         * @param egress   the forward proxy its connections go through, or null for direct
+         * @param nanoTime the provider's clock, which ages idle connections
+         * @param notices  where the client logs a request it sent once more on a fresh connection
          */
-        public Upstream(URI base, int poolSize, boolean keepAlive, LongSupplier nanoTime) {
+        public Upstream(URI base, Pooling pooling, EgressProxy egress, LongSupplier nanoTime, Consumer<String> notices) {
             this.base = base;
-            this.client = new UpstreamClient(base, poolSize, keepAlive, nanoTime);
+            this.client = new UpstreamClient(base, pooling, egress, nanoTime, notices);
         }
 
         /** The request target: the raw path and query exactly as given, joined to the base path. */
