@@ -29,7 +29,7 @@ public final class ProbeMain {
             config = parse(cl, List.of(argv));
         } catch (UsageException e) {
             err.println(PROGRAM + ": " + e.getMessage());
-            err.println("Run '" + PROGRAM + " -h' for the flag and fixture reference.");
+            err.println("Run './jbang ProbeServer.java -h' for the flag and fixture reference.");
             return 2;
         } catch (ConfigException e) {
             err.println(PROGRAM + ": " + e.getMessage());

@@ -75,7 +75,7 @@ final class BackoffStep {
         CircuitBreaker breaker = provider.breaker();
         Admission admission = breaker.allow();
         if (admission instanceof Admission.Rejected) {
-            return new Ended(c.sink().fail(result, LocalFailure.circuitOpen(breaker.snapshot().nextProbeIn())));
+            return new Ended(c.sink().fail(result, LocalFailure.circuitOpen(breaker.snapshot().nextProbeIn(), provider.upstreams().unreachable())));
         }
         return new Again(admission);
     }
