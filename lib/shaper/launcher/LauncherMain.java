@@ -69,7 +69,8 @@ public final class LauncherMain {
             }
             try (TempSettings temp = TempSettings.write(env.tmpDir(), overlay.bytes())) {
                 signals.install(claude, temp);
-                new ShaperProcess(env.proxy()).ensureRunning(root, env.environment(), err, claude::stopRequested);
+                PortState.Shaper running = new ShaperProcess(env.proxy()).ensureRunning(root, env.environment(), err, claude::stopRequested);
+                ShaperProcess.checkUpstreams(running, err);
                 List<String> command = new ArrayList<>(List.of(executable.toString(), LauncherArgs.SETTINGS, temp.path().toString()));
                 command.addAll(args.claudeArgs());
                 return claude.run(command, env.childEnvironment());

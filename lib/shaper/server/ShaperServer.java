@@ -171,7 +171,7 @@ public final class ShaperServer {
      * cannot be reached. The command line asks for it; tests that count upstream connections do not.
      */
     public void checkUpstreams() {
-        UpstreamReachability.checkInBackground(UpstreamReachability.of(live.current().stream().map(ProviderAssembly::config).toList()),
+        UpstreamReachability.checkInBackground(live.current().stream().map(ProviderAssembly::config).toList(),
                 services.log());
     }
 
