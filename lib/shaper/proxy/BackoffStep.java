@@ -52,7 +52,7 @@ final class BackoffStep {
      */
     static Next run(Carriage c, ProviderAssembly provider, RetryDecision.Retry r, Turn turn, ExchangeResult so) {
         RetryConfig config = provider.config().retry();
-        c.trace().backingOff();
+        c.trace().backingOff(turn.retry().attempt() + 1, r.delay(), RetryLines.why(r.reason()));
         Exchange ex = c.exchange();
         provider.publisher().log().info(RetryLines.retry(provider.name(), ex.method(), ex.path(), turn.retry().attempt(), r));
         ExchangeResult result = so;
