@@ -22,6 +22,6 @@
  */
 public class ClaudeLauncher {
     public static void main(String[] args) {
-        System.exit(shaper.launcher.LauncherMain.main(args));
+        System.exit(shaper.launcher.LauncherMain.launch(args));
     }
 }

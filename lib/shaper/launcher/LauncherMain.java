@@ -30,8 +30,17 @@ public final class LauncherMain {
     private LauncherMain() {
     }
 
+    /**
+     * The JVM entry when the launcher runs from the proxy's own build ({@code claude.sh}, {@code ./jbang
+     * ClaudeLauncher.java} through the wrapper, the {@code claude-launcher} alias): the same as
+     * {@code ClaudeLauncher.java}'s main.
+     */
+    public static void main(String[] argv) {
+        System.exit(launch(argv));
+    }
+
     /** Production: the real environment, home, temp directory, root and signal handlers. */
-    public static int main(String[] argv) {
+    public static int launch(String[] argv) {
         Path root;
         LauncherEnv env;
         try {
