@@ -38,7 +38,7 @@ public final class FlagReference {
             String label = f.paramLabel().isEmpty() ? "" : " " + f.paramLabel();
             String def = f.defaultValue() == null || f.defaultValue().isEmpty() ? "unset" : "`" + f.defaultValue() + "`";
             out.append("| `").append(f.flag()).append(label).append("` | ").append(f.scope().label()).append(" | ").append(def)
-                    .append(" | ").append(f.description().replace("|", "\\|")).append(f.repeatable() ? " (repeatable)" : "")
+                    .append(" | ").append(f.description().replace("|", "\\|")).append(f.repeatable() && !f.description().contains("repeatable") ? " (repeatable)" : "")
                     .append(" |\n");
         }
         out.append('\n');
