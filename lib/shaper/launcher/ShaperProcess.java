@@ -191,7 +191,7 @@ public final class ShaperProcess {
             if (problem.isPresent()) {
                 err.println(LauncherMain.PREFIX + "WARNING: the upstream " + upstream + " cannot be reached (" + problem.get()
                         + "); Claude Code's requests will fail until it is up. " + LauncherVariable.UPSTREAM.variable()
-                        + " names another (see README, \"Use with Claude Code\")");
+                        + " names another (see docs/claude-code.md)");
             }
         }
     }
