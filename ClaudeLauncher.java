@@ -24,10 +24,10 @@
 /**
  * Runs Claude Code through the shaper: {@code ./claude.sh [--settings FILE|JSON] [claude args...]}.
  * Reuses or starts a shaper on 127.0.0.1:$SHAPER_PORT, then runs Claude Code with a private settings
- * copy that points it there; see README.md, "Use with Claude Code".
+ * copy that points it there; see docs/claude-code.md.
  */
 public class ClaudeLauncher {
     public static void main(String[] args) {
-        System.exit(shaper.launcher.LauncherMain.main(args));
+        System.exit(shaper.launcher.LauncherMain.launch(args));
     }
 }

@@ -1637,7 +1637,13 @@ write_report() {
     cat "$RES/body.md"
   } >"$file"
   cat "$file"
-  if [ "$OUT" != "-" ]; then cp "$file" "$OUT" && log "report written to $OUT"; fi
+  if [ "$OUT" != "-" ]; then
+    # the report replaces the latest run; the history kept below it (from "## History" on) stays
+    local hist
+    hist=$(awk '/^## History$/ { keep = 1 } keep' "$OUT" 2>/dev/null)
+    cp "$file" "$OUT" && log "report written to $OUT"
+    if [ -n "$hist" ]; then printf '\n%s\n' "$hist" >>"$OUT"; fi
+  fi
 }
 
 # --- main ----------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ final class SlotQueue {
             return waitInQueue(ticket, request);
         } catch (QueueCancelledException e) {
             if (draining) {
-                throw new QueueTimeoutException("shutdown", Duration.ofNanos(time.nanoTime() - request.startNanos()));
+                throw QueueTimeoutException.stopping(Duration.ofNanos(time.nanoTime() - request.startNanos()));
             }
             throw e;
         } finally {

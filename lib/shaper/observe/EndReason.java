@@ -35,6 +35,8 @@ public enum EndReason {
     CLIENT_KEY_REJECTED(Provenance.LOCAL_ANSWER),
     /** The listener refused a request it could not parse (request line, headers, framing) before any route saw it. */
     BAD_INPUT(Provenance.LOCAL_ANSWER),
+    /** No {@code -prefix} mount leads the request's path: 404. */
+    NOT_MOUNTED(Provenance.LOCAL_ANSWER),
     /** The proxy cut the exchange because it is stopping (the shutdown grace ran out, or a second signal). */
     PROXY_STOPPED(Provenance.LOCAL_ANSWER),
     /** The proxy itself failed (an exception in the handler). */

@@ -39,6 +39,11 @@ public final class ExchangeTrace {
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
     private volatile boolean backingOff;
+    /** While backing off: the next attempt, when it is due (this trace's clock, nanos since arrival), why. */
+    private volatile Backoff backoff;
+
+    private record Backoff(int nextAttempt, long dueAt, String why) {
+    }
     /** What the exchange waits for while queued, asked when a view is taken; null = a slot. */
     private volatile java.util.function.Supplier<String> waitingFor;
     private volatile List<Header> upstreamRequestHeaders = List.of();
@@ -157,6 +162,7 @@ public final class ExchangeTrace {
         lastAttemptSent = now;
         attempts++;
         backingOff = false;
+        backoff = null;
         return spans.attemptStarted(attempts);
     }
 
@@ -174,8 +180,12 @@ public final class ExchangeTrace {
         spans.attemptAnswered(status);
     }
 
-    /** The exchange waits out a retry backoff of {@code delay}, retrying for {@code reason}. */
-    public void backingOff(String reason, java.time.Duration delay) {
+    /**
+     * The exchange waits out a retry backoff of {@code delay} before attempt {@code nextAttempt};
+     * {@code why} is the retry reason in words, {@code reason} its name for the spans.
+     */
+    public void backingOff(int nextAttempt, java.time.Duration delay, String why, String reason) {
+        backoff = new Backoff(nextAttempt, now() + delay.toNanos(), why);
         backingOff = true;
         spans.retrying(reason, delay);
     }
@@ -270,9 +280,12 @@ public final class ExchangeTrace {
         int n = attempts;
         java.util.function.Supplier<String> what = waitingFor;
         String wait = !waiting ? "" : what == null ? InFlight.SLOT : what.get();
+        Backoff b = backoff;
+        java.util.Optional<RetryWait> retryWait = b == null ? java.util.Optional.empty()
+                : java.util.Optional.of(new RetryWait(b.nextAttempt(), java.time.Duration.ofNanos(b.dueAt() - (nowNanos - arrivedNanos)), b.why()));
         return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
                 java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait,
-                priorityClass);
+                priorityClass, retryWait);
     }
 
     boolean retrying() {

@@ -92,10 +92,10 @@ final class AdmissionStage {
     private static ExchangeResult refused(Refusal refusal, ClientSink sink, ProviderAssembly provider) {
         ExchangeResult so = ExchangeResult.START;
         return switch (refusal) {
-            case Refusal.CircuitOpen open -> sink.fail(so, LocalFailure.circuitOpen(open.untilProbe()));
+            case Refusal.CircuitOpen open -> sink.fail(so, LocalFailure.circuitOpen(open.untilProbe(), provider.upstreams().unreachable()));
             case Refusal.QueueFull full -> sink.fail(so, LocalFailure.queueFull(full.depth(),
                     full.retryAfter() != null ? full.retryAfter() : provider.config().admission().releaseCooldown()));
-            case Refusal.QueueTimeout timeout -> sink.fail(so, LocalFailure.QUEUE_TIMEOUT);
+            case Refusal.QueueTimeout timeout -> sink.fail(so, LocalFailure.queueTimeout(provider.config().admission().queueTimeout(), timeout.stopping()));
             case Refusal.LimiterUnavailable unavailable -> sink.fail(so, LocalFailure.LIMITER_UNAVAILABLE);
             case Refusal.ClientGone gone -> sink.left(so);
         };

@@ -135,6 +135,8 @@ final class AttemptLoop {
     private boolean onTransportError(RuntimeException e) {
         turn.watch().close();
         Exchange ex = c.exchange();
+        String cause = TransportErrors.words(e);
+        turn.call().upstream().unreachable(cause);
         provider.publisher().log().info("upstream error provider=" + provider.name() + " method=" + ex.method() + " path=" + ex.path()
                 + " error=" + TransportErrors.describe(e));
         result = result.judged(FailureClass.TRANSPORT_ERROR, Duration.ZERO);
@@ -150,13 +152,14 @@ final class AttemptLoop {
             result = result.moved(FallbackWhy.TRANSPORT); // nothing was answered: the route's next target takes it
             return false;
         }
-        result = c.sink().fail(result, LocalFailure.UPSTREAM_UNREACHABLE);
+        result = c.sink().fail(result, LocalFailure.unreachable(cause, turn.call().upstream().display()));
         return false;
     }
 
     /** @return true to try again */
     private boolean onResponse(UpstreamResponse in) {
         Instant receivedAt = now();
+        turn.call().upstream().answered();
         int code = in.status().code();
         HeaderLookup headers = UpstreamHeaders.of(in.headers());
         provider.tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
@@ -204,7 +207,7 @@ final class AttemptLoop {
         if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION)) {
             Optional<String> location = turn.call().redirect(in, provider.upstreams());
             if (location.isEmpty()) {
-                Optional<ExchangeResult> refused = c.sink().failWhileOpen(result, LocalFailure.BAD_REDIRECT);
+                Optional<ExchangeResult> refused = c.sink().failWhileOpen(result, LocalFailure.badRedirect(turn.call().upstream().display()));
                 if (refused.isPresent()) {
                     provider.breaker().recordNeutral(turn.admission());
                     result = refused.get();

@@ -52,6 +52,11 @@ final class UpstreamCall {
         return sent;
     }
 
+    /** The upstream this call goes to. */
+    Upstreams.Upstream upstream() {
+        return to.upstream();
+    }
+
     /** The URL this call goes to, for a log line (credentials and query hidden). */
     String displayUrl() {
         URI base = to.upstream().base();

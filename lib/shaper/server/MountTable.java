@@ -20,6 +20,7 @@ import shaper.observe.ExchangeRecord;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Journal;
 import shaper.observe.Outcome;
+import shaper.proxy.LocalFailure;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.upgrade.UpgradeTunnel;
 
@@ -28,7 +29,7 @@ import shaper.proxy.upgrade.UpgradeTunnel;
  * <pre>
  *   request ─► health path (dot segments resolved)? ─► health, always open
  *           ─► client key required and not presented? ─► 401 in the client's dialect
- *           ─► no mount leads the path? ─► 404 "404 page not found"
+ *           ─► no mount leads the path? ─► 404 in the client's dialect ("404 page not found" off the API paths)
  *           ─► the mount's handler, with the path its prefix leaves
  * </pre>
  * The key check runs before any provider limiter is touched; a refusal is counted and logged as
@@ -96,8 +97,7 @@ final class MountTable {
             return;
         }
         if (routed.isEmpty()) {
-            res.status(Status.NOT_FOUND_404).header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN)
-                    .header(HeaderValues.create("X-Content-Type-Options", "nosniff")).send(NOT_FOUND);
+            notMounted(req, res, rawPath);
             return;
         }
         routed.get().target().handle(req, res, routed.get().forwardedPath(), client);
@@ -134,6 +134,24 @@ final class MountTable {
         } else {
             log.exchange(record);
         }
+    }
+
+    /**
+     * {@code 404}: JSON in the client's dialect on an API path ({@code /v1/messages} under a prefix
+     * nobody mounted), Go's plain {@code 404 page not found} elsewhere; logged as an exchange no
+     * provider owns.
+     */
+    private void notMounted(ServerRequest req, ServerResponse res, String rawPath) {
+        LocalFailure failure = LocalFailure.notMounted(rawPath);
+        Optional<String> json = failure.jsonAt(rawPath);
+        res.status(Status.NOT_FOUND_404).header(HeaderValues.create("X-Content-Type-Options", "nosniff"));
+        if (json.isPresent()) {
+            res.header(HeaderValues.CONTENT_TYPE_JSON).send(json.get().getBytes(StandardCharsets.UTF_8));
+        } else {
+            res.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send(NOT_FOUND);
+        }
+        ExchangeTrace trace = Journal.detached("-", req.prologue().method().text(), rawPath);
+        log.exchange(trace.finish(new ExchangeTrace.Ending(404, Outcome.FAILED, EndReason.NOT_MOUNTED, null), List.of(), List.of()));
     }
 
     private static boolean isHealth(String rawPath) {

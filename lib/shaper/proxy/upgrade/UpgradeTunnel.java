@@ -53,7 +53,7 @@ import shaper.retry.UpstreamFailures;
  * not bounded. Every path ends in one record; after a local answer the client connection closes.
  */
 public final class UpgradeTunnel implements Http1Upgrader {
-    private static final String BAD_GATEWAY = LocalFailure.UPSTREAM_UNREACHABLE.message() + "\n";
+    private static final String BAD_GATEWAY = "bad gateway: upstream unreachable\n";
     private static final String PROTOCOL_REFUSED = "bad gateway: upstream switched to a protocol the client did not request\n";
 
     /**
