@@ -1,5 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
+//DEPS io.opentelemetry:opentelemetry-bom:1.68.0@pom
 //DEPS io.helidon.webserver:helidon-webserver:4.5.0
 //DEPS io.helidon.webserver:helidon-webserver-websocket:4.5.0
 //DEPS info.picocli:picocli:4.7.7
@@ -13,16 +14,21 @@
 //DEPS org.slf4j:slf4j-nop:2.0.20
 //DEPS com.github.luben:zstd-jni:1.5.7-28
 //DEPS org.brotli:dec:0.1.2
+//DEPS io.opentelemetry:opentelemetry-sdk:1.68.0
+//DEPS io.opentelemetry:opentelemetry-exporter-otlp:1.68.0
+//DEPS io.opentelemetry:opentelemetry-sdk-extension-autoconfigure:1.68.0
+//DEPS io.opentelemetry:opentelemetry-exporter-sender-jdk:1.68.0
 //SOURCES lib/**/*.java
+//FILES shaper/status/status.html=lib/shaper/status/status.html
 //JAVA_OPTIONS -Xms16m -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1
 
 /**
  * Runs Claude Code through the shaper: {@code ./claude.sh [--settings FILE|JSON] [claude args...]}.
  * Reuses or starts a shaper on 127.0.0.1:$SHAPER_PORT, then runs Claude Code with a private settings
- * copy that points it there; see README.md, "Use with Claude Code".
+ * copy that points it there; see docs/claude-code.md.
  */
 public class ClaudeLauncher {
     public static void main(String[] args) {
-        System.exit(shaper.launcher.LauncherMain.main(args));
+        System.exit(shaper.launcher.LauncherMain.launch(args));
     }
 }

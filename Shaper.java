@@ -1,5 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
+//DEPS io.opentelemetry:opentelemetry-bom:1.68.0@pom
 //DEPS io.helidon.webserver:helidon-webserver:4.5.0
 //DEPS io.helidon.webserver:helidon-webserver-websocket:4.5.0
 //DEPS info.picocli:picocli:4.7.7
@@ -13,7 +14,12 @@
 //DEPS org.slf4j:slf4j-nop:2.0.20
 //DEPS com.github.luben:zstd-jni:1.5.7-28
 //DEPS org.brotli:dec:0.1.2
+//DEPS io.opentelemetry:opentelemetry-sdk:1.68.0
+//DEPS io.opentelemetry:opentelemetry-exporter-otlp:1.68.0
+//DEPS io.opentelemetry:opentelemetry-sdk-extension-autoconfigure:1.68.0
+//DEPS io.opentelemetry:opentelemetry-exporter-sender-jdk:1.68.0
 //SOURCES lib/**/*.java
+//FILES shaper/status/status.html=lib/shaper/status/status.html
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED -Xms64m -Xmx640m -Xmn48m -XX:+UseG1GC -XX:GCTimeRatio=2 -XX:MaxGCPauseMillis=50 -Xss512k -XX:+UseStringDeduplication
 
 /** ai-concurrency-shaper: run {@code ./jbang Shaper.java -h} for the flags. */

@@ -45,6 +45,7 @@ import java.util.concurrent.locks.LockSupport;
  *       data is {@code {"i":K,"sent_us":T}} where T is the epoch microsecond just before the write,
  *       so a client on the same machine computes per-event delay as arrival − T. {@code pad} adds
  *       B filler bytes to each event, like a model's token payload.</li>
+ *   <li>{@code POST /v1/traces}, {@code POST /v1/metrics}: 200 with no body (an OTLP/HTTP sink for the tracing rows);</li>
  *   <li>{@code POST .../chat/completions}: a fixed Chat Completions answer (JSON, about 400 bytes);
  *       {@code POST /sse/.../chat/completions?n=N&interval=D}: a Chat Completions stream of N text
  *       deltas D apart whose content is {@code sent_us=T}, then a finish chunk, usage and
@@ -187,6 +188,8 @@ public class FakeUpstream {
             return fixed(out, MESSAGES_ANSWER, req.keepAlive);
         } else if (req.method.equals("POST") && req.path.endsWith("/responses")) {
             return fixed(out, RESPONSES_ANSWER, req.keepAlive);
+        } else if (req.method.equals("POST") && (req.path.equals("/v1/traces") || req.path.equals("/v1/metrics"))) {
+            simple(out, 200, "OK", "", req.keepAlive); // an OTLP/HTTP sink for the tracing section
         } else if (!req.method.equals("GET") && !head) {
             simple(out, 405, "Method Not Allowed", "method not allowed\n", req.keepAlive);
         } else if (req.path.endsWith("/1k")) {

@@ -9,11 +9,14 @@
 # process), observe (metrics on vs off), queue10k (10,000 clients queued behind a limit of 4, bench/QueueFlood.java) and
 # cluster (a redis-server of its own; Redis-backed vs in-process admission, and a burst over two
 # instances sharing one limit), cluster_kinds (the same admission rows over TLS and on a three-master
-# Redis Cluster, next to plain Redis and in-process).
+# Redis Cluster, next to plain Redis and in-process). Sections streams (200, 2,000 and 5,000 concurrent event
+# streams through direct, nginx and the proxy) and streams_soak (1,000 streams for 10 minutes with clients
+# leaving and returning) live in bench/streams.sh with their settings; they are not in the default list
+# (about 9 and 13 minutes): BENCH_SECTIONS="streams streams_soak" BENCH_MAX_SECONDS=2700 bench/run.sh.
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission routing observe otel transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -57,6 +60,8 @@
 #                          wrk connections per instance in the cluster burst (32)
 #   BENCH_OBSERVE_ON_FLAGS extra flags of the observability section's "on" proxy, appended to its
 #                          -metrics-bind (default "-tui", run under tmux; "" for metrics only); BENCH_OBSERVE_CONNECTIONS (16), BENCH_OBSERVE_ROUNDS (2)
+#   BENCH_OTEL_CONNECTIONS wrk connections of the tracing section's rows (16), BENCH_OTEL_ROUNDS runs per proxy, order
+#                          alternating (2): -otel (sampling 1.0, exporting to the fake upstream) vs no flags
 #   BENCH_TOKENS_SECONDS   seconds per proxy of the tokens section (60), BENCH_TOKENS_AGENTS (8), BENCH_TOKENS_RPM (1000),
 #                          BENCH_TOKENS_ITPM (100000), BENCH_TOKENS_OTPM (40000): the fixture account's limits
 #   BENCH_CAPACITY_PHASES  capacity section: N:seconds phases of ProbeServer's /capacity ("6:60,12:40,4:40"; quick "6:20,12:15,4:15"),
@@ -77,6 +82,8 @@ BENCH=$ROOT/bench
 RES=$BENCH/results/last
 # shellcheck source=bench/lib.sh
 . "$BENCH/lib.sh"
+# shellcheck source=bench/streams.sh
+. "$BENCH/streams.sh"
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
@@ -91,7 +98,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 BASELINE_REV=${BENCH_BASELINE_REV:-}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission observe transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission routing observe otel transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -156,7 +163,10 @@ target_url() {
     burst2) echo "http://127.0.0.1:$CL_B2_PORT" ;;
     obs-off) echo "http://127.0.0.1:$OBS_OFF_PORT" ;;
     obs-on) echo "http://127.0.0.1:$OBS_ON_PORT" ;;
+    otel-off) echo "http://127.0.0.1:$OTEL_OFF_PORT" ;;
+    otel-on) echo "http://127.0.0.1:$OTEL_ON_PORT" ;;
     transcode) echo "http://127.0.0.1:$TC_PORT" ;;
+    routing) echo "http://127.0.0.1:$RT_PORT" ;;
     *) die "unknown target $1 (expected direct, nginx or proxy)" ;;
   esac
 }
@@ -169,6 +179,7 @@ target_pids() {
     proxy) echo "$PROXY_PID" ;;
     baseline) echo "$BASE_PID" ;;
     admission) echo "$ADM_PID" ;;
+    routing) echo "$RT_PID" ;;
     queue) echo "$QPROXY_PID" ;;
     cluster-local) echo "$CL_LOCAL_PID" ;;
     cluster-redis) echo "$CL_REDIS_PID" ;;
@@ -178,6 +189,8 @@ target_pids() {
     burst2) echo "$CL_B2_PID" ;;
     obs-off) echo "$OBS_OFF_PID" ;;
     obs-on) echo "$OBS_ON_PID" ;;
+    otel-off) echo "$OTEL_OFF_PID" ;;
+    otel-on) echo "$OTEL_ON_PID" ;;
     transcode) echo "$TC_PID" ;;
   esac
 }
@@ -194,21 +207,24 @@ cpu_ticks() {
 # upstream_stat connections|requests: the fake upstream's counter (this query's connection included).
 upstream_stat() { curl -fs --max-time 2 "$(target_url direct)/__stats" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 
-# launch_upstream LOG: starts a fake upstream on a free port; sets LAUNCHED_PID and LAUNCHED_PORT.
+# launch_upstream LOG [SCRIPT MODE...]: starts a fake upstream (bench/FakeUpstream.java, or SCRIPT with its
+# leading words, e.g. "bench/StreamHerd.java upstream") on a free port; sets LAUNCHED_PID and LAUNCHED_PORT.
 launch_upstream() {
   local log=$1 pid i port=""
+  shift
+  [ $# -gt 0 ] || set -- bench/FakeUpstream.java
   : >"$log"
-  ./jbang bench/FakeUpstream.java -port 0 >"$log" 2>&1 &
+  ./jbang "$@" -port 0 >"$log" 2>&1 &
   pid=$!
   own "$pid"
   for ((i = 0; i < 600; i++)); do
-    port=$(sed -n 's/^fake-upstream listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
+    port=$(sed -n 's/^[a-z -]* listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
     [ -n "$port" ] && break
-    alive "$pid" || die "fake upstream exited: $(tail -5 "$log")"
+    alive "$pid" || die "upstream $1 exited: $(tail -5 "$log")"
     sleep 0.1
   done
-  [ -n "$port" ] || die "fake upstream did not start within 60 s"
-  wait_http "http://127.0.0.1:$port/1k" "$pid" 10 || die "fake upstream does not answer /1k"
+  [ -n "$port" ] || die "upstream $1 did not start within 60 s"
+  wait_http "http://127.0.0.1:$port/1k" "$pid" 10 || die "upstream $1 does not answer /1k"
   LAUNCHED_PID=$pid LAUNCHED_PORT=$port
 }
 
@@ -282,7 +298,22 @@ start_bare() {
 }
 
 start_nginx() {
-  local attempt port pid dir=$TMP/nginx
+  launch_nginx nginx "$UP_PORT" 4096
+  NGINX_PORT=$LAUNCHED_PORT NGINX_PID=$LAUNCHED_PID
+}
+
+# The descriptors nginx asks for: one per connection (either side) plus its files, capped at the hard limit.
+nofile_for_nginx() {
+  local want=$(($1 + 64)) hard
+  hard=$(ulimit -Hn)
+  if [ "$hard" != unlimited ] && [ "$want" -gt "$hard" ]; then want=$hard; fi
+  echo "$want"
+}
+
+# launch_nginx NAME UPSTREAM_PORT WORKER_CONNECTIONS: nginx (1 worker) in front of 127.0.0.1:UPSTREAM_PORT
+# on a free port; sets LAUNCHED_PORT and LAUNCHED_PID (the master; its worker is its child).
+launch_nginx() {
+  local name=$1 upstream_port=$2 workers=$3 attempt port pid dir=$TMP/$1
   NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
   mkdir -p "$dir"
   for attempt in 1 2 3; do
@@ -290,10 +321,11 @@ start_nginx() {
     # Keep-alive both ways with no per-connection request cap, so nginx and the proxy do the same work.
     cat >"$dir/nginx.conf" <<EOF
 worker_processes 1;
+worker_rlimit_nofile $(nofile_for_nginx "$workers");
 daemon off;
 pid $dir/nginx.pid;
-error_log $RES/nginx-error.log warn;
-events { worker_connections 4096; }
+error_log $RES/$name-error.log warn;
+events { worker_connections $workers; }
 http {
   access_log off;
   keepalive_requests 1000000;
@@ -303,7 +335,7 @@ http {
   uwsgi_temp_path $dir/uwsgi;
   scgi_temp_path $dir/scgi;
   upstream fake {
-    server 127.0.0.1:$UP_PORT;
+    server 127.0.0.1:$upstream_port;
     keepalive 256;
     keepalive_requests 1000000;
   }
@@ -314,23 +346,23 @@ http {
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_buffering off;
+      proxy_read_timeout 1h;
     }
   }
 }
 EOF
-    "$NGINX_BIN" -p "$dir/" -c "$dir/nginx.conf" -e "$RES/nginx-error.log" >>"$RES/nginx.out" 2>&1 &
+    "$NGINX_BIN" -p "$dir/" -c "$dir/nginx.conf" -e "$RES/$name-error.log" >>"$RES/$name.out" 2>&1 &
     pid=$!
     own "$pid"
     if wait_http "http://127.0.0.1:$port/1k" "$pid" 10; then
-      NGINX_PORT=$port
-      NGINX_PID=$pid
-      log "nginx pid $pid on 127.0.0.1:$NGINX_PORT"
+      LAUNCHED_PORT=$port LAUNCHED_PID=$pid
+      log "$name pid $pid on 127.0.0.1:$port"
       return 0
     fi
-    log "nginx did not come up on port $port (attempt $attempt)"
+    log "$name did not come up on port $port (attempt $attempt)"
     stop_pid "$pid"
   done
-  die "nginx failed to start (see $RES/nginx-error.log)"
+  die "$name failed to start (see $RES/$name-error.log)"
 }
 
 # --- measurements --------------------------------------------------------------------------
@@ -604,6 +636,52 @@ section_admission() {
 }
 
 adm_path() { case $1 in limited) echo /limited/1k ;; passthrough) echo /1k ;; esac; }
+
+# --- routing: the cost of the routed mount on the passthrough path ------------------------------
+# One proxy, its provider at /p and a routed mount at /r whose one route ('*') names that provider:
+# GET /r/1k reads the (empty) body for a model, picks the route and serves the same passthrough as
+# GET /p/1k. Rounds alternate the order (ABBA); the difference of the means is what routing adds.
+section_routing() {
+  local c=$ADM_CONNECTIONS round order mount line rps p50 p99 errs started
+  launch_proxy routing-proxy "$(target_url direct)" /dev/null -prefix /p -route-prefix /r -model-route '*=default'
+  RT_PORT=$LAUNCHED_PORT RT_PID=$LAUNCHED_PID started=$LAUNCHED_STARTED
+  rss_of "$LAUNCHED_PID" "routing proxy at start"
+  for mount in p r; do
+    wrk_run routing-warmup-$mount routing "$c" "$ADM_WARMUP" "/$mount/1k" >/dev/null || log "routing: warm-up of /$mount failed"
+  done
+  md "## Routing overhead: the routed mount vs the provider's own mount" "" \
+    "One proxy process: \`-prefix /p -route-prefix /r -model-route '*=default'\`. \`GET /r/1k\` is routed by model (no body: the \`*\` route) to the provider that also serves \`GET /p/1k\`; both pass through to the same 1 KiB upstream answer." \
+    "wrk, c=$c, $THREADS threads, ${DURATION}s per run, after ${ADM_WARMUP}s of warm-up per mount; rounds alternate the order (ABBA)." "" \
+    "| round | mount | RPS | p50 | p99 | max | CPU/req | errors |" "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for ((round = 1; round <= ADM_ROUNDS; round++)); do
+    if ((round % 2 == 1)); then order="p r"; else order="r p"; fi
+    for mount in $order; do
+      if ! line=$(wrk_run "routing-$mount-r$round" routing "$c" "$DURATION" "/$mount/1k"); then
+        md "| $round | /$mount | failed | | | | | |"
+        continue
+      fi
+      rps=$(kv rps "$line"); p50=$(kv p50_us "$line"); p99=$(kv p99_us "$line")
+      errs=$(($(kv socket_errors "$line") + $(kv non2xx "$line")))
+      M[rt.$mount.n]=$((${M[rt.$mount.n]:-0} + 1))
+      M[rt.$mount.rps]=$(calc "${M[rt.$mount.rps]:-0} + $rps" 1)
+      M[rt.$mount.p50_us]=$((${M[rt.$mount.p50_us]:-0} + p50))
+      M[rt.$mount.errors]=$((${M[rt.$mount.errors]:-0} + errs))
+      md "| $round | /$mount | $(fmt_rps "$rps") | $(fmt_us "$p50") | $(fmt_us "$p99") | $(fmt_us "$(kv max_us "$line")") | $(fmt_us "$(kv cpu_us_per_req "$line")") | $errs |"
+    done
+  done
+  md ""
+  stop_pid "$started"
+  local n_p=${M[rt.p.n]:-0} n_r=${M[rt.r.n]:-0} added
+  if [ "$n_p" = 0 ] || [ "$n_r" = 0 ]; then
+    md "- not measured: a mount has no successful run" ""
+    check "routing overhead (added p50, c=$c)" "<= 30 us" "not measured" "n/a"
+    return
+  fi
+  added=$(( ${M[rt.r.p50_us]} / n_r - ${M[rt.p.p50_us]} / n_p ))
+  md "- mean of $n_r run(s) per mount: routed $(fmt_rps "$(calc "${M[rt.r.rps]} / $n_r" 1)") RPS, own mount $(fmt_rps "$(calc "${M[rt.p.rps]} / $n_p" 1)") RPS; p50 added by routing **$(fmt_us "$added")**" ""
+  check "routing overhead (added p50, c=$c)" "<= 30 us" "$(fmt_us "$added"), $(( ${M[rt.r.errors]} + ${M[rt.p.errors]} )) errors" \
+    "$(passfail "$added <= 30")"
+}
 
 # rss_of PID LABEL: a row in the memory table for a process other than the main proxy.
 rss_of() {
@@ -1043,6 +1121,64 @@ section_observe() {
   local errs_total=$(( ${M[obs.off.errors]} + ${M[obs.on.errors]} ))
   check "observability cost (on / off RPS, c=$c)" "≥ 0.95×, no errors" "${ratio}×, $errs_total errors" \
     "$(awk -v r="$ratio" -v e="$errs_total" 'BEGIN { print (r >= 0.95 && e == 0) ? "PASS" : "FAIL" }')"
+}
+
+# --- tracing: -otel on vs off ----------------------------------------------------------------
+# Two proxies of their own in front of the same fake upstream, which also takes the OTLP export
+# (it answers POST /v1/traces and /v1/metrics with 200): off has no flags, on has -otel with
+# OTEL_TRACES_SAMPLER=always_on (every exchange traced: sampling 1.0). RPS and latency in ABBA
+# rounds, then both proxies' per-event SSE delay in one SseProbe run (same rounds, same upstream),
+# then the on proxy's RSS.
+OTEL_CONNECTIONS=${BENCH_OTEL_CONNECTIONS:-16}
+OTEL_ROUNDS=${BENCH_OTEL_ROUNDS:-2}
+section_otel() {
+  local c=$OTEL_CONNECTIONS started_off started_on round order mode line rps
+  launch_proxy otel-off "$(target_url direct)" /dev/null
+  OTEL_OFF_PORT=$LAUNCHED_PORT OTEL_OFF_PID=$LAUNCHED_PID started_off=$LAUNCHED_STARTED
+  OTEL_TRACES_SAMPLER=always_on OTEL_METRIC_EXPORT_INTERVAL=5000 \
+    launch_proxy otel-on "$(target_url direct)" /dev/null -otel -otel-endpoint "$(target_url direct)"
+  OTEL_ON_PORT=$LAUNCHED_PORT OTEL_ON_PID=$LAUNCHED_PID started_on=$LAUNCHED_STARTED
+  log "otel: off pid $OTEL_OFF_PID, on pid $OTEL_ON_PID (-otel, exporting to the fake upstream)"
+  for mode in off on; do
+    wrk_run otel-warmup-$mode otel-$mode "$c" "$ADM_WARMUP" /1k >/dev/null || log "otel: warm-up of $mode failed"
+  done
+  md "## Cost of tracing: -otel on vs off" "" \
+    "Two proxy processes started for this section: **off** has no flags; **on** has \`-otel\` with \`OTEL_TRACES_SAMPLER=always_on\` (every exchange traced) and exports by OTLP/HTTP to the fake upstream, which answers 200." \
+    "wrk, c=$c, $THREADS threads, \`GET /1k\`, ${DURATION}s per run after ${ADM_WARMUP}s of warm-up each; rounds alternate the order (ABBA)." "" \
+    "| round | proxy | RPS | p50 | p99 | CPU/req | errors |" "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"
+  for ((round = 1; round <= OTEL_ROUNDS; round++)); do
+    order="off on"; ((round % 2 == 1)) || order="on off"
+    for mode in $order; do
+      line=$(wrk_run "otel-$mode-r$round" "otel-$mode" "$c" "$DURATION" /1k) || { md "| $round | $mode | failed | | | | |"; continue; }
+      rps=$(kv rps "$line")
+      M[otel.$mode.n]=$((${M[otel.$mode.n]:-0} + 1)); M[otel.$mode.rps]=$(calc "${M[otel.$mode.rps]:-0} + $rps" 1)
+      md "| $round | $mode | $(fmt_rps "$rps") | $(fmt_us "$(kv p50_us "$line")") | $(fmt_us "$(kv p99_us "$line")") | $(fmt_us "$(kv cpu_us_per_req "$line")") | $(($(kv socket_errors "$line") + $(kv non2xx "$line"))) |"
+    done
+  done
+  local bound=$((60 + 2 * (SSE_ROUNDS * (SSE_EVENTS * 100 / 1000 + 5) + $(sse_warmup_seconds))))
+  # shellcheck disable=SC2046 # the warm-up flags are separate words
+  run_bounded "$bound" ./jbang bench/SseProbe.java -events "$SSE_EVENTS" -interval "$SSE_INTERVAL" -rounds "$SSE_ROUNDS" $(sse_warmup_args) -raw "$RES" \
+    "off=$(target_url otel-off)/sse" "on=$(target_url otel-on)/sse" >"$RES/otel-sse.txt" 2>"$RES/otel-sse.err" || log "otel: sse probe failed: $(tail -3 "$RES/otel-sse.err")"
+  local loff lon
+  loff=$(grep -m1 "^SSE_RESULT label=off " "$RES/otel-sse.txt"); lon=$(grep -m1 "^SSE_RESULT label=on " "$RES/otel-sse.txt")
+  md ""
+  if [ -n "$loff" ] && [ -n "$lon" ]; then
+    md "- SSE, $SSE_ROUNDS × $SSE_EVENTS events $SSE_INTERVAL apart ($(sse_rounds_words)): off p50 $(fmt_us "$(kv p50_us "$loff")"), p99 $(fmt_us "$(kv p99_us "$loff")"); on p50 $(fmt_us "$(kv p50_us "$lon")"), p99 $(fmt_us "$(kv p99_us "$lon")")"
+    check "tracing on: SSE per-event p99 (vs off)" "unchanged (≤ +0.5 ms)" "$(fmt_us "$(kv p99_us "$lon")") vs $(fmt_us "$(kv p99_us "$loff")")" \
+      "$(passfail "$(kv p99_us "$lon") - $(kv p99_us "$loff") <= 500")"
+  fi
+  rss_of "$OTEL_ON_PID" "tracing proxy (-otel) after load"
+  stop_pid "$started_off"; stop_pid "$started_on"
+  OTEL_OFF_PID="" OTEL_ON_PID=""
+  local n_off=${M[otel.off.n]:-0} n_on=${M[otel.on.n]:-0}
+  if [ "$n_off" = 0 ] || [ "$n_on" = 0 ]; then
+    check "tracing cost (on / off RPS, c=$c)" "≥ 0.95×" "not measured" "FAIL"
+    return
+  fi
+  local ratio
+  ratio=$(calc "(${M[otel.on.rps]} / $n_on) / (${M[otel.off.rps]} / $n_off)")
+  md "- mean of $n_off/$n_on run(s): on / off = **${ratio}×**" ""
+  check "tracing cost (on / off RPS, c=$c, sampling 1.0)" "≥ 0.95×" "${ratio}×" "$(passfail "$ratio >= 0.95")"
 }
 
 # --- transcoding: Messages -> Chat vs passthrough ------------------------------------------
@@ -1501,7 +1637,13 @@ write_report() {
     cat "$RES/body.md"
   } >"$file"
   cat "$file"
-  if [ "$OUT" != "-" ]; then cp "$file" "$OUT" && log "report written to $OUT"; fi
+  if [ "$OUT" != "-" ]; then
+    # the report replaces the latest run; the history kept below it (from "## History" on) stays
+    local hist
+    hist=$(awk '/^## History$/ { keep = 1 } keep' "$OUT" 2>/dev/null)
+    cp "$file" "$OUT" && log "report written to $OUT"
+    if [ -n "$hist" ]; then printf '\n%s\n' "$hist" >>"$OUT"; fi
+  fi
 }
 
 # --- main ----------------------------------------------------------------------------------
@@ -1525,7 +1667,7 @@ main() {
 
   ensure_tools wrk:wrk nginx:nginx curl:curl
   log "building the scripts (first run downloads dependencies)"
-  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java bench/WsTurnProbe.java; do
+  for s in Shaper.java ProbeServer.java bench/FakeUpstream.java bench/SseProbe.java bench/QueueFlood.java bench/TokenAgents.java bench/QueueLoad.java bench/WsTurnProbe.java bench/StreamHerd.java; do
     run_bounded 900 ./jbang build "$s" >>"$RES/build.log" 2>&1 || die "build of $s failed (see $RES/build.log)"
   done
   if [ -n "$BASELINE_REV" ]; then

@@ -1,5 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
+//DEPS io.opentelemetry:opentelemetry-bom:1.68.0@pom
 //DEPS io.helidon.webserver:helidon-webserver:4.5.0
 //DEPS io.helidon.webserver:helidon-webserver-websocket:4.5.0
 //DEPS info.picocli:picocli:4.7.7
@@ -13,8 +14,14 @@
 //DEPS org.slf4j:slf4j-nop:2.0.20
 //DEPS com.github.luben:zstd-jni:1.5.7-28
 //DEPS org.brotli:dec:0.1.2
+//DEPS io.opentelemetry:opentelemetry-sdk:1.68.0
+//DEPS io.opentelemetry:opentelemetry-exporter-otlp:1.68.0
+//DEPS io.opentelemetry:opentelemetry-sdk-extension-autoconfigure:1.68.0
+//DEPS io.opentelemetry:opentelemetry-exporter-sender-jdk:1.68.0
 //DEPS com.aayushatharva.brotli4j:brotli4j:1.24.0
 //DEPS com.aayushatharva.brotli4j:native-linux-x86_64:1.24.0
+//DEPS io.opentelemetry.proto:opentelemetry-proto:1.11.0-alpha
+//DEPS com.google.protobuf:protobuf-java:4.35.1
 //DEPS org.junit:junit-bom:5.14.1@pom
 //DEPS org.junit.jupiter:junit-jupiter:5.14.1
 //DEPS org.junit.jupiter:junit-jupiter-engine:5.14.1
@@ -23,6 +30,7 @@
 //DEPS org.junit.platform:junit-platform-commons:1.14.1
 //DEPS org.junit.platform:junit-platform-launcher:1.14.1
 //SOURCES ../lib/**/*.java
+//FILES shaper/status/status.html=../lib/shaper/status/status.html
 //SOURCES shaper/*.java
 //SOURCES shaper/**/*.java
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED -Xmx1g -XX:+UseG1GC

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -22,8 +21,7 @@ class CatalogTest {
         JsonNode aliases = catalog.get("aliases");
         assertTrue(aliases != null && aliases.isObject() && aliases.size() > 0, "catalog needs an aliases object");
         assertTrue(aliases.has("shaper"), "the proxy alias is shaper");
-        for (Iterator<Map.Entry<String, JsonNode>> it = aliases.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> alias = it.next();
+        for (Map.Entry<String, JsonNode> alias : aliases.properties()) {
             String ref = alias.getValue().path("script-ref").asText("");
             assertFalse(ref.isBlank(), alias.getKey() + " has no script-ref");
             assertTrue(Files.isRegularFile(root.resolve(ref)), alias.getKey() + " -> " + ref + " does not exist");

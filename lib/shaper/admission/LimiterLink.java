@@ -61,7 +61,7 @@ public final class LimiterLink implements AdmissionLink {
         } catch (QueueFullException e) {
             return new Refusal.QueueFull(e.depth(), e.retryAfter().orElse(null));
         } catch (QueueTimeoutException e) {
-            return new Refusal.QueueTimeout();
+            return new Refusal.QueueTimeout(e.stopping());
         } catch (LimiterUnavailableException e) {
             return new Refusal.LimiterUnavailable();
         } catch (QueueCancelledException | ClientGoneException e) {

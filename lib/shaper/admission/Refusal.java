@@ -19,8 +19,8 @@ public sealed interface Refusal extends LinkResult, Verdict {
     record QueueFull(int depth, java.time.Duration retryAfter) implements Refusal {
     }
 
-    /** The {@code -queue-timeout} budget ran out, or the proxy is stopping and admits no one. */
-    record QueueTimeout() implements Refusal {
+    /** The {@code -queue-timeout} budget ran out, or ({@code stopping}) the proxy is stopping and admits no one. */
+    record QueueTimeout(boolean stopping) implements Refusal {
     }
 
     /** A cluster limiter lost its shared store and fails closed. */

@@ -54,7 +54,12 @@ final class SlotQueue {
      */
     Permit take(Limiter limiter, AdmissionRequest request) throws AdmissionException, ClientGoneException, InterruptedException {
         Ticket ticket = limiter.enqueue(config.queueDepth(), request.queueClass());
-        return ticket.queued() ? waitFor(ticket, request) : ticket.await(Duration.ZERO);
+        if (!ticket.queued()) {
+            return ticket.await(Duration.ZERO);
+        }
+        // counted just after joining, this request included: its place in line then (a heavier class may still pass it)
+        request.waiting().queued(limiter.name(), Math.max(1, limiter.snapshot().waiters()));
+        return waitFor(ticket, request);
     }
 
     /**
@@ -76,7 +81,7 @@ final class SlotQueue {
             return waitInQueue(ticket, request);
         } catch (QueueCancelledException e) {
             if (draining) {
-                throw new QueueTimeoutException("shutdown", Duration.ofNanos(time.nanoTime() - request.startNanos()));
+                throw QueueTimeoutException.stopping(Duration.ofNanos(time.nanoTime() - request.startNanos()));
             }
             throw e;
         } finally {
@@ -89,6 +94,10 @@ final class SlotQueue {
         QueueWait wait = request.waiting();
         long start = request.startNanos();
         long budget = config.queueTimeout().isZero() ? Long.MAX_VALUE : config.queueTimeout().toNanos();
+        if (wait.patience().isPositive()) {
+            // a request that may move to another provider waits here no longer than it is willing to
+            budget = Math.min(budget, wait.patience().toNanos());
+        }
         try (DisconnectWatcher.Registration ignored = watcher.watch(wait::clientGone, ticket::cancel)) {
             request.prepareOnce();
             long interval = wait.tickInterval().toNanos();

@@ -2,7 +2,6 @@ package shaper.budget;
 
 import java.io.IOException;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -82,8 +81,7 @@ public final class CostEstimator {
                 acc[1] += media;
                 return;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
                 acc[0] += e.getKey().length();
                 walk(e.getValue(), acc);
             }

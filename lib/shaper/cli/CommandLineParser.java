@@ -12,6 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 import shaper.config.ConfigException;
 import shaper.config.ProviderNames;
 import shaper.settings.ProviderConfig;
@@ -30,6 +31,8 @@ import shaper.settings.ShaperConfig;
  */
 public final class CommandLineParser {
     public static final String PROGRAM = "shaper";
+    /** The command a user of the scripts types for the flag reference (the alias {@code shaper} is not on PATH). */
+    public static final String HELP_COMMAND = "./jbang Shaper.java -h";
 
     @Command(name = PROGRAM)
     static final class Flattened {
@@ -131,6 +134,9 @@ public final class CommandLineParser {
         CommandLine cl = newCommandLine(command);
         try {
             cl.parseArgs(args.toArray(String[]::new));
+        } catch (UnmatchedArgumentException e) {
+            String message = UnknownFlag.message(e, cl.getCommandSpec()).orElse(e.getMessage());
+            throw new UsageException(errorPrefix + message, null, section);
         } catch (ParameterException e) {
             String flag = e.getArgSpec() instanceof OptionSpec o ? OptionModel.of(o).flag() : null;
             throw new UsageException(errorPrefix + e.getMessage(), flag, section);

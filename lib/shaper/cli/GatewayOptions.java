@@ -7,6 +7,7 @@ import shaper.config.ConfigException;
 import shaper.config.GatewayConfig;
 import shaper.config.ResponsesWebSocket;
 import shaper.config.UpstreamUrl;
+import shaper.config.WireConfig;
 
 /** Provider-scope gateway flags: a separate upstream for the Responses API, the large-request gate, a per-provider mirror log. */
 public final class GatewayOptions {
@@ -26,7 +27,7 @@ public final class GatewayOptions {
             description = "Also append this provider's log lines to PATH (its directory must exist)")
     Path logFile;
 
-    GatewayConfig toConfig() {
+    GatewayConfig toConfig(WireConfig wire) {
         if (bigCtxTokens < 0) {
             throw new ConfigException("-big-ctx-tokens must be >= 0, got " + bigCtxTokens);
         }
@@ -38,7 +39,7 @@ public final class GatewayOptions {
             throw new ConfigException("-log-file: directory of " + logFile + " does not exist");
         }
         return new GatewayConfig(responsesUpstream == null ? null : UpstreamUrl.parse(responsesUpstream, "-responses-upstream"),
-                bigCtxTokens, bigCtxConcurrency, logFile, ResponsesWebSocket.parse(responsesWebSocket));
+                bigCtxTokens, bigCtxConcurrency, logFile, ResponsesWebSocket.parse(responsesWebSocket), wire);
     }
 
     /** Read by {@link #toConfig}: one of the {@link ResponsesWebSocket} modes. */

@@ -50,6 +50,9 @@ public final class ProviderOptions {
     GatewayOptions gateway = new GatewayOptions();
 
     @Mixin
+    WireOptions wire = new WireOptions();
+
+    @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
     @Mixin
@@ -78,7 +81,7 @@ public final class ProviderOptions {
         }
         AuthConfig auth = AuthConfig.parse(authSource, authMode, authHeader, anthropicVersion);
         return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), retry.toConfig(),
-                breaker.toConfig(), gateway.toConfig(), auth, cluster.toConfig(), transcode.toConfig(), budget.toConfig(),
+                breaker.toConfig(), gateway.toConfig(wire.toConfig()), auth, cluster.toConfig(), transcode.toConfig(), budget.toConfig(),
                 queue.priority(), queue.adaptive());
     }
 

@@ -43,6 +43,12 @@ public final class ServerOptions {
     @Mixin
     ConfigOptions config = new ConfigOptions();
 
+    @Mixin
+    RoutingOptions routing = new RoutingOptions();
+
+    @Mixin
+    TelemetryOptions telemetry = new TelemetryOptions();
+
     @Option(names = {"-version", "--version"}, versionHelp = true, description = "Print version and exit")
     boolean version;
 
@@ -62,7 +68,8 @@ public final class ServerOptions {
         // an empty value disables it, as the spec says
         Optional<BindAddress> metrics = metricsBind == null || metricsBind.isBlank() ? Optional.empty()
                 : Optional.of(address("-metrics-bind", metricsBind));
-        return new ServerConfig(listen, clientKeys, shutdownGrace, headerReadTimeout, metrics, tui);
+        return new ServerConfig(listen, clientKeys, shutdownGrace, headerReadTimeout, metrics, tui, routing.toConfig(),
+                telemetry.toConfig());
     }
 
     /** Text that is no address at all is a usage error (exit 2); a port out of range is a bad value (exit 1). */

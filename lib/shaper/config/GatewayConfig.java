@@ -11,14 +11,16 @@ import java.nio.file.Path;
  * @param bigCtxConcurrency permits of that gate (at least 1)
  * @param logFile           file that also receives this provider's log lines; null = none
  * @param responsesWebSocket what a WebSocket upgrade on a Responses route gets ({@code -responses-websocket}, default shape)
+ * @param wire              the upstream connections' settings (idle timeout, egress proxy); never null
  */
 public record GatewayConfig(URI responsesUpstream, int bigCtxTokens, int bigCtxConcurrency, Path logFile,
-                            ResponsesWebSocket responsesWebSocket) {
+                            ResponsesWebSocket responsesWebSocket, WireConfig wire) {
     public GatewayConfig {
         java.util.Objects.requireNonNull(responsesWebSocket, "responsesWebSocket");
+        java.util.Objects.requireNonNull(wire, "wire");
     }
 
     public static GatewayConfig defaults() {
-        return new GatewayConfig(null, 0, 1, null, ResponsesWebSocket.SHAPE);
+        return new GatewayConfig(null, 0, 1, null, ResponsesWebSocket.SHAPE, WireConfig.DEFAULTS);
     }
 }

@@ -33,6 +33,13 @@ public final class UpstreamUrl {
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
             throw new ConfigException(flag + " URL must include a host");
         }
+        if (uri.getPort() == 0 || uri.getPort() > 65_535) {
+            throw new ConfigException(flag + " port " + uri.getPort() + " is out of range (expected 1..65535)");
+        }
+        if (uri.getPort() < 0 && uri.getRawAuthority() != null && uri.getRawAuthority().matches(".*:[0-9]+$")) {
+            // java.net.URI leaves a port it cannot hold in an int unparsed rather than refusing it
+            throw new ConfigException(flag + " port in \"" + uri.getRawAuthority() + "\" is out of range (expected 1..65535)");
+        }
         if (uri.getRawUserInfo() != null) {
             throw new ConfigException(flag + " URL must not carry credentials; use -auth-source");
         }
@@ -40,6 +47,20 @@ public final class UpstreamUrl {
             throw new ConfigException(flag + " URL must not have a fragment");
         }
         return uri;
+    }
+
+    /**
+     * The startup warning for a base path ending in {@code /v1}: clients' paths already start with
+     * {@code /v1}, so {@code /v1/messages} would go to {@code .../v1/v1/messages}; empty otherwise.
+     */
+    public static java.util.Optional<String> doubledV1Warning(URI uri, String flag) {
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if (!path.endsWith("/v1") && !path.endsWith("/v1/")) {
+            return java.util.Optional.empty();
+        }
+        String base = display(uri).replaceFirst("/$", "");
+        return java.util.Optional.of("WARNING: " + flag + " " + display(uri) + " ends in /v1 and clients' paths start with /v1:"
+                + " /v1/messages goes to " + base + "/v1/messages. Leave /v1 off " + flag + " unless the upstream really serves that.");
     }
 
     /** The URL as safe to print: scheme, host, port and path, never a query. */

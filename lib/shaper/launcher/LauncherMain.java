@@ -30,8 +30,17 @@ public final class LauncherMain {
     private LauncherMain() {
     }
 
+    /**
+     * The JVM entry when the launcher runs from the proxy's own build ({@code claude.sh}, {@code ./jbang
+     * ClaudeLauncher.java} through the wrapper, the {@code claude-launcher} alias): the same as
+     * {@code ClaudeLauncher.java}'s main.
+     */
+    public static void main(String[] argv) {
+        System.exit(launch(argv));
+    }
+
     /** Production: the real environment, home, temp directory, root and signal handlers. */
-    public static int main(String[] argv) {
+    public static int launch(String[] argv) {
         Path root;
         LauncherEnv env;
         try {
@@ -69,7 +78,8 @@ public final class LauncherMain {
             }
             try (TempSettings temp = TempSettings.write(env.tmpDir(), overlay.bytes())) {
                 signals.install(claude, temp);
-                new ShaperProcess(env.proxy()).ensureRunning(root, env.environment(), err, claude::stopRequested);
+                PortState.Shaper running = new ShaperProcess(env.proxy()).ensureRunning(root, env.environment(), err, claude::stopRequested);
+                ShaperProcess.checkUpstreams(running, err);
                 List<String> command = new ArrayList<>(List.of(executable.toString(), LauncherArgs.SETTINGS, temp.path().toString()));
                 command.addAll(args.claudeArgs());
                 return claude.run(command, env.childEnvironment());

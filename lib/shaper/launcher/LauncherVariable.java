@@ -7,7 +7,7 @@ package shaper.launcher;
 public enum LauncherVariable {
     PORT("SHAPER_PORT", "15720", "loopback port of the shaper that Claude Code talks to"),
     UPSTREAM("SHAPER_UPSTREAM", ProxyOptions.DEFAULT_UPSTREAM,
-            "`-upstream` of a shaper the launcher starts (AR-Proxy's default: a local cc-switch listener)"),
+            "`-upstream` of a shaper the launcher starts (a local bridge such as cc-switch: `http://127.0.0.1:15721`)"),
     RESPONSES_UPSTREAM("SHAPER_RESPONSES_UPSTREAM", "unset", "`-responses-upstream` of a shaper the launcher starts"),
     BIG_CTX_TOKENS("SHAPER_BIG_CTX_TOKENS", "60000", "`-big-ctx-tokens` of a shaper the launcher starts; 0 disables the gate"),
     BIG_CTX_CONCURRENCY("SHAPER_BIG_CTX_CONCURRENCY", "1", "`-big-ctx-concurrency` of a shaper the launcher starts"),

@@ -20,8 +20,8 @@ import java.util.Optional;
  */
 public record ProxyOptions(int port, String upstream, Optional<String> responsesUpstream, int bigCtxTokens,
         int bigCtxConcurrency, Path log, Optional<Path> mirrorLog, Optional<Path> config) {
-    /** The default upstream: a local cc-switch bridge, listening on the port after the shaper's own. */
-    public static final String DEFAULT_UPSTREAM = "http://127.0.0.1:15721";
+    /** The default upstream: Anthropic's API (a local bridge such as cc-switch is set with {@code SHAPER_UPSTREAM}). */
+    public static final String DEFAULT_UPSTREAM = "https://api.anthropic.com";
     public static final int DEFAULT_PORT = 15720;
     public static final int DEFAULT_BIG_CTX_TOKENS = 60_000;
     public static final int DEFAULT_BIG_CTX_CONCURRENCY = 1;

@@ -91,6 +91,7 @@ public final class ShaperProcess {
             case PortState.Shaper s -> {
                 err.println(LauncherMain.PREFIX + "reusing the shaper on " + options.baseUrl() + " (pid " + s.pid()
                         + ", upstream " + String.join(", ", s.upstreams()) + "); restart it to change its settings");
+                otherUpstream(s).ifPresent(err::println);
                 yield s;
             }
             case PortState.Foreign f -> throw refuse(f);
@@ -148,6 +149,50 @@ public final class ShaperProcess {
             }
             // Waiting on the process doubles as the poll interval and notices an early exit at once.
             p.waitFor(POLL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * The warning for a reused shaper that forwards somewhere else than the launch asks for: Claude
+     * Code would talk to that other upstream. Silent for a {@code SHAPER_CONFIG} launch (the file
+     * names the upstream) and for a URL the proxy would refuse anyway.
+     */
+    java.util.Optional<String> otherUpstream(PortState.Shaper s) {
+        if (options.config().isPresent()) {
+            return java.util.Optional.empty();
+        }
+        String asked;
+        try {
+            asked = shaper.config.UpstreamUrl.display(shaper.config.UpstreamUrl.parse(options.upstream(), LauncherVariable.UPSTREAM.variable()));
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+        if (s.upstreams().stream().anyMatch(u -> u.replaceFirst("/$", "").equals(asked.replaceFirst("/$", "")))) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(LauncherMain.PREFIX + "WARNING: that shaper forwards to " + String.join(", ", s.upstreams()) + ", not to "
+                + asked + " (" + LauncherVariable.UPSTREAM.variable() + "): Claude Code talks to its upstream. Stop it (kill " + s.pid()
+                + ") to get one for " + asked + ", or set " + LauncherVariable.PORT.variable() + " to another port");
+    }
+
+    /**
+     * Looks once at each upstream the shaper forwards to and says which cannot be reached; the launch
+     * goes on (the upstream may come up, and the shaper's answers then name the cause too).
+     */
+    static void checkUpstreams(PortState.Shaper s, PrintStream err) throws InterruptedException {
+        for (String upstream : s.upstreams()) {
+            URI uri;
+            try {
+                uri = URI.create(upstream);
+            } catch (IllegalArgumentException e) {
+                continue;
+            }
+            java.util.Optional<String> problem = shaper.proxy.client.Reachability.problem(uri, PROBE_TIMEOUT);
+            if (problem.isPresent()) {
+                err.println(LauncherMain.PREFIX + "WARNING: the upstream " + upstream + " cannot be reached (" + problem.get()
+                        + "); Claude Code's requests will fail until it is up. " + LauncherVariable.UPSTREAM.variable()
+                        + " names another (see docs/claude-code.md)");
+            }
         }
     }
 

@@ -42,7 +42,7 @@ public final class ShaperMain {
             invocation = loaded.invocation();
         } catch (UsageException e) {
             err.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
-            err.println("Run '" + CommandLineParser.PROGRAM + " -h' for the flag reference.");
+            err.println("Run '" + CommandLineParser.HELP_COMMAND + "' for the flag reference.");
             return 2;
         } catch (ConfigException e) {
             err.println(CommandLineParser.PROGRAM + ": " + e.getMessage());
@@ -73,6 +73,7 @@ public final class ShaperMain {
             return TuiMain.run(run.config(), err, (TuiMain.Starter) (o, e, toasts) -> {
                 ShaperServer s = start(run, o, e, err);
                 if (s != null) {
+                    s.checkUpstreams();
                     LiveReload.install(argv, run, fileHash, s, e, line -> toasts.post(
                             line.startsWith(Reloader.APPLIED) ? Toasts.Kind.OK : Toasts.Kind.ERROR, line));
                 }
@@ -83,6 +84,7 @@ public final class ShaperMain {
         if (server == null) {
             return 1;
         }
+        server.checkUpstreams();
         LiveReload.install(argv, run, fileHash, server, err);
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shaper-shutdown"));
         GracefulStop stop = new GracefulStop(server, run.config().server().shutdownGrace(), err);

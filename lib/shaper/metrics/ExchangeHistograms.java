@@ -4,8 +4,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import shaper.observe.ExchangeRecord;
+import shaper.observe.RouteTrail;
 
 /**
  * The histograms observed from each finished exchange (queue wait, proxy-added time, time to
@@ -23,6 +25,8 @@ public final class ExchangeHistograms {
     private final Histogram firstByte = histogram(Series.TIME_TO_FIRST_BYTE_SECONDS, RESPONSE_BUCKETS);
     private final Histogram duration = histogram(Series.EXCHANGE_DURATION_SECONDS, RESPONSE_BUCKETS);
     private final Histogram classWait = histogram(Series.CLASS_QUEUE_WAIT_SECONDS, QUEUE_BUCKETS);
+    private final Counter routeRequests = Series.ROUTE_REQUESTS.incremented().withoutExemplars().build();
+    private final Counter fallbacks = Series.FALLBACKS.incremented().withoutExemplars().build();
 
     /**
      * The observer of {@code provider}'s records, handed to its publisher. Exchanges that asked no
@@ -45,11 +49,27 @@ public final class ExchangeHistograms {
                 first.observe(r.timings().firstByte() / 1e9);
             }
             total.observe(r.timings().duration().toNanos() / 1e9);
+            if (r.routing().routed()) {
+                routed(r.routing());
+            }
         };
+    }
+
+    /** Where a request of the routed mount went: counted once per exchange, and once per move. */
+    private void routed(RouteTrail trail) {
+        routeRequests.labelValues(trail.route(), trail.target()).inc();
+        for (RouteTrail.Move m : trail.moves()) {
+            fallbacks.labelValues(trail.route(), m.from(), m.to(), m.why()).inc();
+        }
     }
 
     List<Histogram> all() {
         return List.of(queueWait, proxyAdded, firstByte, duration, classWait);
+    }
+
+    /** The routed mount's counters. */
+    List<Counter> counters() {
+        return List.of(routeRequests, fallbacks);
     }
 
     private static Histogram histogram(Series s, double[] buckets) {

@@ -9,10 +9,12 @@ import java.util.concurrent.Executors;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import shaper.config.BindAddress;
+import shaper.status.StatusPage;
 
 /**
  * The {@code -metrics-bind} listener: {@code GET /metrics} (and {@code HEAD}) answers the text
- * exposition; every other path is 404 and every other method 405. It is the JDK's own
+ * exposition, {@code GET /} and {@code GET /events} the live status page ({@link StatusPage}); every
+ * other path is 404 and every other method 405. It is the JDK's own
  * {@code com.sun.net.httpserver} server, not a second Helidon server: one handler, no routing,
  * its own lifecycle, nothing shared with the proxy listener, and it starts in milliseconds.
  * Requests run on virtual threads; a scrape never waits on proxy traffic.
@@ -33,11 +35,17 @@ public final class MetricsListener implements AutoCloseable {
      *
      * @throws IOException when the address cannot be bound; nothing is left listening then
      */
-    public static MetricsListener start(BindAddress bind, ShaperMetrics metrics) throws IOException {
+    public static MetricsListener start(BindAddress bind, ShaperMetrics metrics, StatusPage status) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(bind.host(), bind.port()), 64);
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
-        server.createContext("/", exchange -> serve(exchange, metrics));
+        server.createContext("/", exchange -> {
+            if (StatusPage.serves(exchange.getRequestURI().getRawPath())) {
+                serveStatus(exchange, status);
+            } else {
+                serve(exchange, metrics);
+            }
+        });
         server.start();
         return new MetricsListener(server, executor);
     }
@@ -62,6 +70,17 @@ public final class MetricsListener implements AutoCloseable {
                     out.write(body);
                 }
             }
+        }
+    }
+
+    private static void serveStatus(HttpExchange exchange, StatusPage status) throws IOException {
+        try (exchange) {
+            if (!exchange.getRequestMethod().equals("GET")) {
+                exchange.getResponseHeaders().set("Allow", "GET");
+                reply(exchange, 405, "method not allowed\n");
+                return;
+            }
+            status.serve(exchange);
         }
     }
 

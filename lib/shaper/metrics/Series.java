@@ -67,7 +67,12 @@ public enum Series {
     BUILD_INFO(GAUGE, "Always 1; the version label names the running build", "version"),
     CONFIG_RELOADS(Scope.PROXY, COUNTER, "Configuration reloads (SIGHUP, -config-watch) by result: ok (applied) or error (refused,"
             + " running configuration kept)", "result"),
-    CONFIG_GENERATION(Scope.PROXY, GAUGE, "The configuration in force: 1 at startup, +1 per applied reload");
+    CONFIG_GENERATION(Scope.PROXY, GAUGE, "The configuration in force: 1 at startup, +1 per applied reload"),
+    ROUTE_REQUESTS(Scope.PROXY, COUNTER, "Finished exchanges of the routed mount by route (its pattern) and the provider that served"
+            + " them last", "route", "target"),
+    FALLBACKS(Scope.PROXY, COUNTER, "Moves of a routed request from one target to the next before its answer started, by route,"
+            + " the provider left, the provider tried next and the trigger (429, 529, 5xx, 402, 403, transport, circuit_open,"
+            + " queue_wait, queue_full, limiter_unavailable)", "route", "from", "to", "reason");
 
     /** The exposition type of a family. */
     public enum Type {
@@ -129,6 +134,11 @@ public enum Series {
     /** A counter of this family, named, described and labelled; the caller adds the callback. */
     CounterWithCallback.Builder counter() {
         return CounterWithCallback.builder().name(builderName()).help(help).labelNames(labelNames());
+    }
+
+    /** A counter of this family that the caller increments (not read back from a snapshot). */
+    io.prometheus.metrics.core.metrics.Counter.Builder incremented() {
+        return io.prometheus.metrics.core.metrics.Counter.builder().name(builderName()).help(help).labelNames(labelNames());
     }
 
     /** A histogram of this family, named, described and labelled; the caller adds the buckets. */

@@ -29,10 +29,14 @@ public enum EndReason {
     BAD_REDIRECT(Provenance.LOCAL_ANSWER),
     /** The cluster limiter backend was unreachable and {@code -limiter-redis-fallback closed}: 503. */
     LIMITER_UNAVAILABLE(Provenance.LOCAL_ANSWER),
+    /** The routed mount has no route for the request's model: 404 in the client's dialect. */
+    NO_ROUTE(Provenance.LOCAL_ANSWER),
     /** A required client key was missing or wrong: 401. */
     CLIENT_KEY_REJECTED(Provenance.LOCAL_ANSWER),
     /** The listener refused a request it could not parse (request line, headers, framing) before any route saw it. */
     BAD_INPUT(Provenance.LOCAL_ANSWER),
+    /** No {@code -prefix} mount leads the request's path: 404. */
+    NOT_MOUNTED(Provenance.LOCAL_ANSWER),
     /** The proxy cut the exchange because it is stopping (the shutdown grace ran out, or a second signal). */
     PROXY_STOPPED(Provenance.LOCAL_ANSWER),
     /** The proxy itself failed (an exception in the handler). */

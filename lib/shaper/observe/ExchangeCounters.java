@@ -40,7 +40,7 @@ public final class ExchangeCounters {
             case CLIENT_LEFT -> clientLeft.increment();
             case UPGRADED -> upgraded.increment();
             case COMPLETED, UPSTREAM_UNREACHABLE, UPSTREAM_BROKE_OFF, UPSTREAM_ERROR_EVENT, BAD_REDIRECT,
-                 CLIENT_KEY_REJECTED, LIMITER_UNAVAILABLE, BAD_INPUT, LOCAL_ERROR -> {
+                 CLIENT_KEY_REJECTED, NO_ROUTE, LIMITER_UNAVAILABLE, BAD_INPUT, NOT_MOUNTED, LOCAL_ERROR -> {
             }
         }
     }

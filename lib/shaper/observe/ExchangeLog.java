@@ -172,6 +172,9 @@ public final class ExchangeLog implements AutoCloseable {
                 if (!r.transport().equals("http")) {
                     sb.append(" transport=").append(r.transport());
                 }
+                if (r.routing().routed()) {
+                    r.routing().appendTo(sb);
+                }
                 if (r.usage().source() != shaper.usage.TokenUsage.Source.NONE) {
                     // in = every input token (uncached, cache reads and writes); ~ marks an estimate
                     String mark = r.usage().estimated() ? "~" : "";
@@ -224,7 +227,7 @@ public final class ExchangeLog implements AutoCloseable {
         }
     }
 
-    private static String quote(String value) {
+    static String quote(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c <= ' ' || c == '"' || c == '\\' || c >= 0x7f) {

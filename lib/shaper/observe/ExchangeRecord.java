@@ -39,12 +39,13 @@ import shaper.usage.TokenUsage;
  * @param usage           the tokens it used, reported by the upstream or estimated; {@link TokenUsage#NONE} for none
  * @param priorityClass   the priority class it queued in; empty when the provider declares no classes
  * @param transport       how the call came: {@code http}, or {@code ws} for one turn of a Responses WebSocket session
+ * @param routing         the route and targets of a request of the routed mount; {@link RouteTrail#NONE} otherwise
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
                              int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                              BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage,
-                             String priorityClass, String transport) {
+                             String priorityClass, String transport, RouteTrail routing) {
     public ExchangeRecord {
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(usage, "usage");
@@ -64,6 +65,7 @@ public record ExchangeRecord(long id, String provider, RouteKind route, String r
         Objects.requireNonNull(requestBody, "requestBody");
         Objects.requireNonNull(responseBody, "responseBody");
         Objects.requireNonNull(priorityClass, "priorityClass");
+        Objects.requireNonNull(routing, "routing");
         if (status < 0 || attempts < 0) {
             throw new IllegalArgumentException("status/attempts: " + status + "/" + attempts + " (expected: >= 0)");
         }

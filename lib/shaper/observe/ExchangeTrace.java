@@ -15,9 +15,11 @@ import java.util.function.LongSupplier;
  * own; an in-flight view may lag a stage by one read).
  */
 public final class ExchangeTrace {
-    private final Journal journal;
-    private final long id;
-    private final String provider;
+    // a request of the routed mount moves to the journal of the provider that serves it (handler thread only)
+    private volatile Journal journal;
+    private volatile long id;
+    private volatile String provider;
+    private volatile RouteTrail routing = RouteTrail.NONE;
     private final String method;
     private final String path;
     private final String query;
@@ -37,6 +39,11 @@ public final class ExchangeTrace {
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
     private volatile boolean backingOff;
+    /** While backing off: the next attempt, when it is due (this trace's clock, nanos since arrival), why. */
+    private volatile Backoff backoff;
+
+    private record Backoff(int nextAttempt, long dueAt, String why) {
+    }
     /** What the exchange waits for while queued, asked when a view is taken; null = a slot. */
     private volatile java.util.function.Supplier<String> waitingFor;
     private volatile List<Header> upstreamRequestHeaders = List.of();
@@ -47,6 +54,8 @@ public final class ExchangeTrace {
     /** Reads the relayed answer's usage; set by the relay, finished by the handler. Handler thread only. */
     private shaper.usage.UsageScanner usageScanner;
     private boolean finished;
+    /** The exchange's spans; {@link ExchangeSpans#NONE} while tracing is off. */
+    private volatile ExchangeSpans spans = ExchangeSpans.NONE;
 
     /** What arrived: the request line's method, raw path and raw query (null or empty for none). */
     record Arrival(String method, String path, String query) {
@@ -93,6 +102,11 @@ public final class ExchangeTrace {
         this.transport = java.util.Objects.requireNonNull(name, "name");
     }
 
+    /** Reports the stages to {@code tracing}'s spans from now on; set once, at arrival. */
+    public void spans(ExchangeSpans tracing) {
+        this.spans = java.util.Objects.requireNonNull(tracing, "tracing");
+    }
+
     /** The priority class the request queued in (only when classes are declared). */
     public void priorityClass(String name) {
         this.priorityClass = name == null ? "" : name;
@@ -126,11 +140,21 @@ public final class ExchangeTrace {
                 queueEnd = now();
             }
             waiting = false;
+            spans.queueEnded();
         }
     }
 
-    /** An upstream attempt starts; the first one stamps {@code upstreamSent}. */
-    public void attemptStarted() {
+    /** A limiter queued the exchange at {@code position} (1 = next in line). */
+    public void queued(String limiter, int position) {
+        spans.queued(limiter, position, priorityClass);
+    }
+
+    /**
+     * An upstream attempt starts; the first one stamps {@code upstreamSent}.
+     *
+     * @return the trace header fields the attempt sends in place of the client's; empty (tracing off) to pass the client's through
+     */
+    public List<Header> attemptStarted() {
         long now = now();
         if (upstreamSent < 0) {
             upstreamSent = now;
@@ -138,6 +162,8 @@ public final class ExchangeTrace {
         lastAttemptSent = now;
         attempts++;
         backingOff = false;
+        backoff = null;
+        return spans.attemptStarted(attempts);
     }
 
     /**
@@ -148,14 +174,30 @@ public final class ExchangeTrace {
         upstreamRequestHeaders = List.copyOf(headers);
     }
 
-    /** An attempt's response headers arrived; the last attempt's stamp stays. */
-    public void upstreamHeaders() {
+    /** An attempt's response headers arrived with {@code status}; the last attempt's stamp stays. */
+    public void upstreamHeaders(int status) {
         upstreamHeaders = now();
+        spans.attemptAnswered(status);
     }
 
-    /** The exchange waits out a retry backoff. */
-    public void backingOff() {
+    /**
+     * The exchange waits out a retry backoff of {@code delay} before attempt {@code nextAttempt};
+     * {@code why} is the retry reason in words, {@code reason} its name for the spans.
+     */
+    public void backingOff(int nextAttempt, java.time.Duration delay, String why, String reason) {
+        backoff = new Backoff(nextAttempt, now() + delay.toNanos(), why);
         backingOff = true;
+        spans.retrying(reason, delay);
+    }
+
+    /** Runs a dialect conversion ({@code request} or {@code response} phase), its time reported to the spans. */
+    public <T> T transcoding(String phase, java.util.function.Supplier<T> conversion) {
+        spans.transcoding(phase);
+        try {
+            return conversion.get();
+        } finally {
+            spans.transcoded();
+        }
     }
 
     /** The client's response headers are being committed; only the first call counts. */
@@ -204,6 +246,31 @@ public final class ExchangeTrace {
         return id;
     }
 
+    /** The request matched {@code route}; {@code target} serves it first. */
+    public void routed(String route, String target) {
+        routing = new RouteTrail(route, target, java.util.List.of());
+    }
+
+    /** The request leaves its target for {@code to}, because of {@code why}. */
+    public void movedTo(String to, String why) {
+        routing = routing.movedTo(to, why);
+    }
+
+    /**
+     * The exchange is served by the provider of {@code next} from now on: it leaves its journal's
+     * in-flight list for that one's, under a number of that journal, so the provider that serves it
+     * is the one that shows, counts and records it.
+     */
+    public void servedBy(Journal next) {
+        if (next == journal || journal == null) {
+            return;
+        }
+        journal.left(this);
+        journal = next;
+        provider = next.provider();
+        id = next.adopt(this);
+    }
+
     int attempts() {
         return attempts;
     }
@@ -213,9 +280,12 @@ public final class ExchangeTrace {
         int n = attempts;
         java.util.function.Supplier<String> what = waitingFor;
         String wait = !waiting ? "" : what == null ? InFlight.SLOT : what.get();
+        Backoff b = backoff;
+        java.util.Optional<RetryWait> retryWait = b == null ? java.util.Optional.empty()
+                : java.util.Optional.of(new RetryWait(b.nextAttempt(), java.time.Duration.ofNanos(b.dueAt() - (nowNanos - arrivedNanos)), b.why()));
         return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
                 java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait,
-                priorityClass);
+                priorityClass, retryWait);
     }
 
     boolean retrying() {
@@ -249,8 +319,16 @@ public final class ExchangeTrace {
         if (journal != null) {
             journal.left(this);
         }
-        return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
+        ExchangeRecord record = new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
-                requestBody, responseBody, responseBytes, usage, priorityClass, transport);
+                requestBody, responseBody, responseBytes, usage, priorityClass, transport, routing);
+        shaper.usage.UsageScanner scanned = usageScanner;
+        try {
+            spans.finished(record, scanned == null ? ExchangeSpans.AnswerFacts.NONE
+                    : new ExchangeSpans.AnswerFacts(scanned.answerModel(), scanned.finishReason()));
+        } catch (RuntimeException e) {
+            // a tracer's failure never costs the exchange its record, its count or its log line
+        }
+        return record;
     }
 }

@@ -82,6 +82,18 @@ public final class Journal {
                 new ExchangeTrace.TraceClock(InstantSource.system(), System::nanoTime));
     }
 
+    /** Takes in a trace that began in another journal; returns its number here. */
+    long adopt(ExchangeTrace trace) {
+        long id = ids.incrementAndGet();
+        live.put(id, trace);
+        return id;
+    }
+
+    /** The provider whose exchanges this journal keeps. */
+    public String provider() {
+        return provider;
+    }
+
     void left(ExchangeTrace trace) {
         live.remove(trace.id());
     }
@@ -130,6 +142,11 @@ public final class Journal {
                 .map(t -> t.view(now))
                 .sorted(Comparator.comparingLong(InFlight::id))
                 .toList();
+    }
+
+    /** Exchanges waiting for admission now (slots or tokens), counted without building views. */
+    public int queuedCount() {
+        return (int) live.values().stream().filter(ExchangeTrace::queued).count();
     }
 
     /** Exchanges past admission and not finished ({@code shaper_active}). */

@@ -27,6 +27,18 @@ public final class RetryLines {
                 + " reason=" + reason.name().toLowerCase(Locale.ROOT);
     }
 
+    /** The retry reason in words, for the dashboard and the journal. */
+    public static String why(shaper.retry.RetryReason reason) {
+        return switch (reason) {
+            case TRANSPORT_ERROR -> "upstream unreachable";
+            case SERVER_ERROR -> "upstream 5xx";
+            case TOO_MANY_REQUESTS -> "429 too many requests";
+            case RECOGNIZED_WORDING -> "rate-limit wording in the upstream's error";
+            case ERROR_UNDER_200 -> "error event in a 200 stream";
+            case STALE_REASONING -> "stale reasoning carriers removed";
+        };
+    }
+
     private static String seconds(long millis) {
         return millis / 1000 + "." + String.format(Locale.ROOT, "%03d", millis % 1000) + "s";
     }

@@ -9,9 +9,9 @@ import java.util.Locale;
  * @param pattern    as written
  * @param ignoreCase compare case-insensitively (model names and header values; paths are case-sensitive)
  */
-record Glob(String pattern, boolean ignoreCase) {
+public record Glob(String pattern, boolean ignoreCase) {
 
-    boolean matches(String value) {
+    public boolean matches(String value) {
         if (value == null) {
             return false;
         }

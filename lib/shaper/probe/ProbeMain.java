@@ -22,6 +22,14 @@ public final class ProbeMain {
     private ProbeMain() {
     }
 
+    /**
+     * The JVM entry when the fixture server runs from the proxy's own build ({@code ./jbang ProbeServer.java}
+     * through the wrapper, the {@code probe-server} alias): the same as {@code ProbeServer.java}'s main.
+     */
+    public static void main(String[] argv) {
+        System.exit(run(argv, System.out, System.err));
+    }
+
     public static int run(String[] argv, PrintStream out, PrintStream err) {
         CommandLine cl = commandLine(new ProbeOptions());
         ProbeConfig config;
@@ -29,7 +37,7 @@ public final class ProbeMain {
             config = parse(cl, List.of(argv));
         } catch (UsageException e) {
             err.println(PROGRAM + ": " + e.getMessage());
-            err.println("Run '" + PROGRAM + " -h' for the flag and fixture reference.");
+            err.println("Run './jbang ProbeServer.java -h' for the flag and fixture reference.");
             return 2;
         } catch (ConfigException e) {
             err.println(PROGRAM + ": " + e.getMessage());

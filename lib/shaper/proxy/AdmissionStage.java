@@ -9,6 +9,7 @@ import shaper.admission.Refusal;
 import shaper.admission.Verdict;
 import shaper.budget.ProviderTokens;
 import shaper.budget.TokenBudget;
+import shaper.routing.FallbackWhy;
 
 /**
  * The admission stage: pace by the token budget when one is set, pass the target's admission chain
@@ -27,7 +28,7 @@ final class AdmissionStage {
     static final int BUFFER_LIMIT = 8 * 1024 * 1024;
 
     /** What admission concluded. */
-    sealed interface Result permits Admitted, Refused {
+    sealed interface Result permits Admitted, Refused, Moved {
     }
 
     /** Admitted: the chain's grant, and the body to send (now perhaps in memory). */
@@ -36,6 +37,10 @@ final class AdmissionStage {
 
     /** Refused, and already answered: the exchange ended so. */
     record Refused(ExchangeResult result) implements Result {
+    }
+
+    /** Refused by a target the exchange may leave: nothing answered, the exchange goes to its next target. */
+    record Moved(ExchangeResult result) implements Result {
     }
 
     private AdmissionStage() {
@@ -55,8 +60,9 @@ final class AdmissionStage {
             c.trace().waitingFor(spend::waitingFor);
             cls = cls.withBudget(spend.limiter());
         }
-        Waiting waiting = new Waiting(c, body, provider.config().admission().queueComments());
-        Verdict verdict = provider.admission().admit(cls, ex.priority(), waiting);
+        Waiting waiting = new Waiting(c, body, provider.config().admission().queueComments(), target.patience());
+        // the priority class as this target classifies it (a routed request is classified again at each target)
+        Verdict verdict = provider.admission().admit(cls, intake.exchange().priority(), waiting);
         if (verdict instanceof Verdict.Admitted admitted) {
             settlement.admitted(admitted); // at once: whatever fails from here on, the slots go back
         }
@@ -64,8 +70,21 @@ final class AdmissionStage {
         c.trace().queueEnded(cls.hasLimiters() && !(verdict instanceof Refusal.CircuitOpen));
         c.client().unwatch();
         return switch (verdict) {
+            case Refusal refusal when target.mayMove() && movesOn(refusal) != null ->
+                    new Moved(ExchangeResult.START.moved(movesOn(refusal)));
             case Refusal refusal -> new Refused(refused(refusal, c.sink(), provider));
             case Verdict.Admitted admitted -> new Admitted(admitted, waiting.body);
+        };
+    }
+
+    /** The fallback trigger a refusal is; null for a client that left, which no other target can serve. */
+    private static FallbackWhy movesOn(Refusal refusal) {
+        return switch (refusal) {
+            case Refusal.CircuitOpen open -> FallbackWhy.CIRCUIT_OPEN;
+            case Refusal.QueueFull full -> FallbackWhy.QUEUE_FULL;
+            case Refusal.QueueTimeout timeout -> FallbackWhy.QUEUE_WAIT;
+            case Refusal.LimiterUnavailable unavailable -> FallbackWhy.LIMITER_UNAVAILABLE;
+            case Refusal.ClientGone gone -> null;
         };
     }
 
@@ -73,10 +92,10 @@ final class AdmissionStage {
     private static ExchangeResult refused(Refusal refusal, ClientSink sink, ProviderAssembly provider) {
         ExchangeResult so = ExchangeResult.START;
         return switch (refusal) {
-            case Refusal.CircuitOpen open -> sink.fail(so, LocalFailure.circuitOpen(open.untilProbe()));
+            case Refusal.CircuitOpen open -> sink.fail(so, LocalFailure.circuitOpen(open.untilProbe(), provider.upstreams().unreachable()));
             case Refusal.QueueFull full -> sink.fail(so, LocalFailure.queueFull(full.depth(),
                     full.retryAfter() != null ? full.retryAfter() : provider.config().admission().releaseCooldown()));
-            case Refusal.QueueTimeout timeout -> sink.fail(so, LocalFailure.QUEUE_TIMEOUT);
+            case Refusal.QueueTimeout timeout -> sink.fail(so, LocalFailure.queueTimeout(provider.config().admission().queueTimeout(), timeout.stopping()));
             case Refusal.LimiterUnavailable unavailable -> sink.fail(so, LocalFailure.LIMITER_UNAVAILABLE);
             case Refusal.ClientGone gone -> sink.left(so);
         };
@@ -86,13 +105,20 @@ final class AdmissionStage {
     private static final class Waiting implements QueueWait {
         private final Carriage c;
         private final Duration commentInterval;
+        private final Duration patience;
         private RequestBody body;
         private boolean commenting;
 
-        Waiting(Carriage c, RequestBody body, Duration commentInterval) {
+        Waiting(Carriage c, RequestBody body, Duration commentInterval, Duration patience) {
             this.c = c;
             this.body = body;
             this.commentInterval = commentInterval;
+            this.patience = patience;
+        }
+
+        @Override
+        public Duration patience() {
+            return patience;
         }
 
         @Override
@@ -111,6 +137,11 @@ final class AdmissionStage {
             if (!commenting && !(body instanceof RequestBody.Streamed)) {
                 c.client().watch();
             }
+        }
+
+        @Override
+        public void queued(String limiter, int position) {
+            c.trace().queued(limiter, position);
         }
 
         @Override

@@ -18,6 +18,7 @@ import shaper.retry.HeaderLookup;
 import shaper.retry.RetryConfig;
 import shaper.retry.RetryDecision;
 import shaper.retry.UpstreamAnswer;
+import shaper.routing.FallbackWhy;
 
 /**
  * One admitted request's attempts, on its own thread (entered by {@link AttemptStage}). Send, judge the answer
@@ -43,6 +44,7 @@ final class AttemptLoop {
     static final int DRAIN_LIMIT = 4 * 1024;
 
     private final Carriage c;
+    private final Target target;
     private final ProviderAssembly provider;
     private final TranscodeStage.Converted converted;
     private final TranscodeStage stage;
@@ -52,6 +54,7 @@ final class AttemptLoop {
     /** @param converted the exchange's converted request on a transcoded route, null for passthrough */
     AttemptLoop(Carriage c, Target target, TranscodeStage.Converted converted, Turn first) {
         this.c = c;
+        this.target = target;
         this.provider = target.provider();
         this.stage = target.transcoding();
         this.converted = converted;
@@ -95,8 +98,7 @@ final class AttemptLoop {
         turn = turn.watched(watch);
         UpstreamResponse in;
         try {
-            c.trace().attemptStarted();
-            in = turn.call().send(turn.body(), watch);
+            in = turn.call().send(turn.body(), watch, c.trace().attemptStarted());
         } catch (RuntimeException e) {
             watch.close();
             if (watch.cut() == CallWatch.Cut.CLIENT_GONE || (e instanceof StreamCopy.SourceFailed && watch.cut() == CallWatch.Cut.NONE)) {
@@ -106,7 +108,7 @@ final class AttemptLoop {
         }
         try { // from here on the answer is closed on every path: it holds the upstream connection
             c.trace().upstreamRequest(turn.call().sentHeaders());
-            c.trace().upstreamHeaders();
+            c.trace().upstreamHeaders(in.status().code());
             watch.relaying();
             if (watch.cut() == CallWatch.Cut.CLIENT_GONE) {
                 // the client left just as the head arrived: closing unread drops the upstream connection
@@ -133,6 +135,8 @@ final class AttemptLoop {
     private boolean onTransportError(RuntimeException e) {
         turn.watch().close();
         Exchange ex = c.exchange();
+        String cause = TransportErrors.words(e);
+        turn.call().upstream().unreachable(cause);
         provider.publisher().log().info("upstream error provider=" + provider.name() + " method=" + ex.method() + " path=" + ex.path()
                 + " error=" + TransportErrors.describe(e));
         result = result.judged(FailureClass.TRANSPORT_ERROR, Duration.ZERO);
@@ -144,13 +148,18 @@ final class AttemptLoop {
         if (d instanceof RetryDecision.GiveUp g) {
             logGiveUp(g.reason());
         }
-        result = c.sink().fail(result, LocalFailure.UPSTREAM_UNREACHABLE);
+        if (target.mayMove()) {
+            result = result.moved(FallbackWhy.TRANSPORT); // nothing was answered: the route's next target takes it
+            return false;
+        }
+        result = c.sink().fail(result, LocalFailure.unreachable(cause, turn.call().upstream().display()));
         return false;
     }
 
     /** @return true to try again */
     private boolean onResponse(UpstreamResponse in) {
         Instant receivedAt = now();
+        turn.call().upstream().answered();
         int code = in.status().code();
         HeaderLookup headers = UpstreamHeaders.of(in.headers());
         provider.tokens().onUpstreamHeaders(headers, code, receivedAt); // every answer, errors and discarded attempts included
@@ -187,10 +196,18 @@ final class AttemptLoop {
                 // relayed as it is
             }
         }
+        FallbackWhy why = target.mayMove() ? FallbackWhy.ofStatus(code, judged.failure() == FailureClass.TEMPORARY_BAN) : null;
+        if (why != null) {
+            // the answer is not the client's: its verdict goes to the breaker, its body is dropped, the next target takes over
+            AnswerJudge.BreakerVerdict.of(false, result.failure(), result.retryAfter(), false).report(provider.breaker(), turn.admission());
+            BodyPeek.drain(in, DRAIN_LIMIT);
+            result = result.moved(why);
+            return false;
+        }
         if (code >= 300 && code < 400 && in.headers().contains(HeaderNames.LOCATION)) {
             Optional<String> location = turn.call().redirect(in, provider.upstreams());
             if (location.isEmpty()) {
-                Optional<ExchangeResult> refused = c.sink().failWhileOpen(result, LocalFailure.BAD_REDIRECT);
+                Optional<ExchangeResult> refused = c.sink().failWhileOpen(result, LocalFailure.badRedirect(turn.call().upstream().display()));
                 if (refused.isPresent()) {
                     provider.breaker().recordNeutral(turn.admission());
                     result = refused.get();
@@ -209,7 +226,7 @@ final class AttemptLoop {
         try {
             ExchangeResult so = result;
             Supplier<ExchangeResult> relay = converted != null
-                    ? () -> stage.relay(c, in, plan, converted, so)
+                    ? () -> c.trace().transcoding("response", () -> stage.relay(c, in, plan, converted, so))
                     : () -> c.sink().deliver(new ResponseRelay(in, c, plan, so));
             result = BodyPeek.isEventStream(in) ? c.server().streams().relay(relay) : relay.get();
         } catch (RelayBroke broke) {

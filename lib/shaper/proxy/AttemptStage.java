@@ -28,7 +28,8 @@ final class AttemptStage {
      */
     static ExchangeResult forward(Carriage c, Target target, AdmissionStage.Admitted admitted, Settlement settlement) {
         ProviderAssembly provider = target.provider();
-        RequestBody body = replayable(admitted.body(), provider.config().retry());
+        // a route that maps the model asks this target for its own (before the transcoded route converts it)
+        RequestBody body = replayable(target.mapped(admitted.body()), provider.config().retry());
         byte[] bytes = body.bytes();
         settlement.sent(bytes, c.exchange().coding());
         if (bytes != null) {
@@ -45,7 +46,7 @@ final class AttemptStage {
             settlement.forwarded();
             return new AttemptLoop(c, target, null, new Turn(call, body, ex.coding().codings(), admission, first(provider), null)).run();
         }
-        return switch (target.transcoding().prepare(c, body)) {
+        return switch (c.trace().transcoding("request", () -> target.transcoding().prepare(c, body))) {
             // refused locally: the settlement gives the unused breaker ticket back
             case TranscodeStage.Answered answered -> answered.result();
             case TranscodeStage.Converted conv -> {

@@ -52,7 +52,8 @@ final class BackoffStep {
      */
     static Next run(Carriage c, ProviderAssembly provider, RetryDecision.Retry r, Turn turn, ExchangeResult so) {
         RetryConfig config = provider.config().retry();
-        c.trace().backingOff();
+        c.trace().backingOff(turn.retry().attempt() + 1, r.delay(), RetryLines.why(r.reason()),
+                r.reason().name().toLowerCase(java.util.Locale.ROOT));
         Exchange ex = c.exchange();
         provider.publisher().log().info(RetryLines.retry(provider.name(), ex.method(), ex.path(), turn.retry().attempt(), r));
         ExchangeResult result = so;
@@ -75,7 +76,7 @@ final class BackoffStep {
         CircuitBreaker breaker = provider.breaker();
         Admission admission = breaker.allow();
         if (admission instanceof Admission.Rejected) {
-            return new Ended(c.sink().fail(result, LocalFailure.circuitOpen(breaker.snapshot().nextProbeIn())));
+            return new Ended(c.sink().fail(result, LocalFailure.circuitOpen(breaker.snapshot().nextProbeIn(), provider.upstreams().unreachable())));
         }
         return new Again(admission);
     }

@@ -93,9 +93,12 @@ final class ClientSink {
         return new ClientEvents(res, state instanceof CommittedStream c ? c.stream().sink() : null);
     }
 
-    /** Commits an event stream for {@code -queue-comments} and writes the first comment. */
+    /**
+     * Commits an event stream for {@code -queue-comments} and writes the first comment; on a stream an
+     * earlier target of a routed request committed (nothing of an answer on it yet), writes the comment only.
+     */
     void commitForQueue() throws ClientGoneException {
-        EarlyStream stream = EarlyStream.commit(res, EarlyStream.Origin.QUEUE);
+        EarlyStream stream = state instanceof CommittedStream c ? c.stream() : EarlyStream.commit(res, EarlyStream.Origin.QUEUE);
         state = new CommittedStream(stream);
         stream.queueComment(Duration.ZERO);
     }
@@ -189,7 +192,7 @@ final class ClientSink {
             socket.refuse(f.status(), f.openai(), f.code(), f.message(), LocalFailure.atLeastOneSecond(f.retryAfter()));
             return;
         }
-        if (f.body() == LocalFailure.Body.PLAIN || (f.body() == LocalFailure.Body.DIALECT_OR_PLAIN && dialect == Dialect.OTHER)) {
+        if (f.plainFor(dialect)) {
             res.status(Status.create(f.status()));
             if (f.retryAfter().isPositive()) {
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(f.retryAfter().toSeconds()));
@@ -198,8 +201,14 @@ final class ClientSink {
                     .send((f.message() + "\n").getBytes(StandardCharsets.UTF_8));
             return;
         }
-        sendError(f.status(), errorBody(f).getBytes(StandardCharsets.UTF_8),
+        sendError(f.status(), f.json(dialect).getBytes(StandardCharsets.UTF_8),
                 f.retryAfter().isPositive() ? Long.toString(f.retryAfter().toSeconds()) : null, null);
+    }
+
+    /** Answers the routed mount's own {@code 200} JSON (its model list); nothing may be committed yet. */
+    ExchangeResult listed(byte[] json) {
+        res.status(Status.OK_200).header(HeaderValues.CONTENT_TYPE_JSON).send(json);
+        return ExchangeResult.START.ended(shaper.observe.EndReason.COMPLETED, Outcome.LOCAL, 200);
     }
 
     /**
@@ -234,17 +243,5 @@ final class ClientSink {
         if (dialect == Dialect.CHAT || dialect == Dialect.RESPONSES) {
             res.header(HeaderNames.create("x-request-id"), id);
         }
-    }
-
-    /** The error object of the client's dialect. */
-    private String errorBody(LocalFailure f) {
-        String code = f.code() == null ? "" : "\"code\":" + Json.quote(f.code()) + ",";
-        String message = "\"message\":" + Json.quote(f.message());
-        Dialect d = f.body() == LocalFailure.Body.NEUTRAL ? Dialect.OTHER : dialect;
-        return switch (d) {
-            case MESSAGES -> "{\"type\":\"error\",\"error\":{\"type\":" + Json.quote(f.anthropic()) + "," + message + "}}";
-            case CHAT, RESPONSES -> "{\"error\":{\"type\":" + Json.quote(f.openai()) + "," + code + message + "}}";
-            case OTHER -> "{\"type\":\"error\",\"error\":{\"type\":" + Json.quote(f.anthropic()) + "," + code + message + "}}";
-        };
     }
 }

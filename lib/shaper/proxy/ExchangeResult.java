@@ -12,6 +12,7 @@ import shaper.observe.Header;
 import shaper.observe.Outcome;
 import shaper.observe.Provenance;
 import shaper.retry.FailureClass;
+import shaper.routing.FallbackWhy;
 
 /**
  * What one exchange's stages concluded, immutable: each stage (admission, an attempt, the relay, a
@@ -31,44 +32,46 @@ import shaper.retry.FailureClass;
  *                        (a committed answer that cannot be finished honestly), or null
  * @param overload        why an attempt said the upstream is overloaded ({@code "429"}, {@code "early SSE error"}),
  *                        the first such cause; empty while none did ({@link AnswerJudge})
+ * @param moved           why the exchange leaves its target for the next one of its route, nothing of the answer
+ *                        sent; null when it ends here
  */
 record ExchangeResult(int status, Outcome outcome, EndReason reason, Provenance provenance, boolean reachedUpstream,
                       boolean clientAborted, boolean localError, FailureClass failure, Duration retryAfter, String cut,
-                      String overload) {
+                      String overload, FallbackWhy moved) {
 
     /** Nothing has happened yet: no status, not reached, and aborted unless a stage says otherwise. */
     static final ExchangeResult START = new ExchangeResult(0, Outcome.ABORTED, null, null, false, false, false,
-            FailureClass.NEUTRAL, Duration.ZERO, null, "");
+            FailureClass.NEUTRAL, Duration.ZERO, null, "", null);
 
     /** Ended for {@code why}, {@code how}, with {@code code} committed (0 keeps the status already committed). */
     ExchangeResult ended(EndReason why, Outcome how, int code) {
         return new ExchangeResult(code > 0 ? code : status, how, why, provenance, reachedUpstream, clientAborted, localError,
-                failure, retryAfter, cut, overload);
+                failure, retryAfter, cut, overload, moved);
     }
 
     /** {@code code} committed to the client. */
     ExchangeResult committed(int code) {
-        return new ExchangeResult(code, outcome, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload);
+        return new ExchangeResult(code, outcome, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload, moved);
     }
 
     ExchangeResult outcome(Outcome how) {
-        return new ExchangeResult(status, how, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload);
+        return new ExchangeResult(status, how, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload, moved);
     }
 
     /** The client left: whatever else happened, the exchange is its abort. */
     ExchangeResult clientLeft() {
-        return new ExchangeResult(status, Outcome.ABORTED, reason, provenance, reachedUpstream, true, localError, failure, retryAfter, cut, overload);
+        return new ExchangeResult(status, Outcome.ABORTED, reason, provenance, reachedUpstream, true, localError, failure, retryAfter, cut, overload, moved);
     }
 
     /** An attempt was started. */
     ExchangeResult reached() {
         return reachedUpstream ? this
-                : new ExchangeResult(status, outcome, reason, provenance, true, clientAborted, localError, failure, retryAfter, cut, overload);
+                : new ExchangeResult(status, outcome, reason, provenance, true, clientAborted, localError, failure, retryAfter, cut, overload, moved);
     }
 
     /** The last attempt's verdict on the upstream. */
     ExchangeResult judged(FailureClass f, Duration upstreamRetryAfter) {
-        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, localError, f, upstreamRetryAfter, cut, overload);
+        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, localError, f, upstreamRetryAfter, cut, overload, moved);
     }
 
     ExchangeResult failure(FailureClass f) {
@@ -77,24 +80,33 @@ record ExchangeResult(int status, Outcome outcome, EndReason reason, Provenance 
 
     /** The proxy itself failed (a conversion it cannot do, an exception). */
     ExchangeResult failedLocally() {
-        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, true, failure, retryAfter, cut, overload);
+        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, true, failure, retryAfter, cut, overload, moved);
     }
 
     ExchangeResult provenance(Provenance p) {
-        return new ExchangeResult(status, outcome, reason, p, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload);
+        return new ExchangeResult(status, outcome, reason, p, reachedUpstream, clientAborted, localError, failure, retryAfter, cut, overload, moved);
     }
 
     /** The client connection is dropped after the record: a committed answer ended dishonestly otherwise. */
     ExchangeResult cut(String why) {
         return new ExchangeResult(status, Outcome.ABORTED, reason, provenance, reachedUpstream, clientAborted, localError, failure,
-                retryAfter, why, overload);
+                retryAfter, why, overload, moved);
+    }
+
+    /**
+     * The exchange moves on to its route's next target for {@code why}: its status is still open (or a
+     * queue-comment or keepalive stream is, with nothing of an answer on it).
+     */
+    ExchangeResult moved(FallbackWhy why) {
+        return new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, localError, failure, retryAfter, cut,
+                overload, why);
     }
 
     /** An attempt's overload signal ({@link AnswerJudge}); the first one names the cause. */
     ExchangeResult overloaded(String cause) {
         return overload.isEmpty() && !cause.isEmpty()
                 ? new ExchangeResult(status, outcome, reason, provenance, reachedUpstream, clientAborted, localError, failure,
-                        retryAfter, cut, cause)
+                        retryAfter, cut, cause, moved)
                 : this;
     }
 

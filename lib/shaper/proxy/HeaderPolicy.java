@@ -92,6 +92,43 @@ public final class HeaderPolicy {
         return names;
     }
 
+    /** Request ids are opaque, but every API this proxy fronts spells them in these characters, well under this length. */
+    private static final int MAX_REQUEST_ID = 128;
+
+    /**
+     * An upstream's {@code Retry-After} the proxy may write into an answer of its own (a transcoded
+     * route's error): delay-seconds or an HTTP-date (RFC 9110 section 10.2.3), else null. A relayed
+     * answer passes the field on as it came; an answer the proxy writes vouches only for values it checked.
+     */
+    static String reemittableRetryAfter(String value) {
+        if (value == null || value.isEmpty() || value.length() > 40) {
+            return null;
+        }
+        if (value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return value.length() <= 10 ? value : null;
+        }
+        try {
+            java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.parse(value);
+            return value.chars().allMatch(c -> c >= 0x20 && c < 0x7f) ? value : null;
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** An upstream's request id the proxy may write into an answer of its own: letters, digits and {@code -_.:}, at most 128. */
+    static String reemittableRequestId(String value) {
+        if (value == null || value.isEmpty() || value.length() > MAX_REQUEST_ID) {
+            return null;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-_.:".indexOf(c) >= 0)) {
+                return null;
+            }
+        }
+        return value;
+    }
+
     private static boolean isToken(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

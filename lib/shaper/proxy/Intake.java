@@ -50,22 +50,38 @@ record Intake(Exchange exchange, RequestBody body, AdmissionClass limiters) {
         String method = req.prologue().method().text();
         Estimate estimate = estimate(RequestBody.of(req), provider.admission().largeRequestBytes(),
                 headers.contentLength().orElse(-1L), coding.codings());
-        RequestBody body = estimate.body();
-        long cost = estimate.length();
-        AdmissionClass cls = provider.admission().classify(method, rawPath, cost);
+        Exchange asked = new Exchange(trace.id(), method, rawPath, req.prologue().query().rawValue(), headers, coding,
+                Exchange.acceptsEventStream(headers), QueueClass.DEFAULT, client, estimate.length());
+        // classified by the provider it is first served by; a routed request is classified again where it goes
+        return new Intake(asked, estimate.body(), AdmissionClass.UNLIMITED).at(provider, trace);
+    }
+
+    /**
+     * The same request as {@code provider} classifies it (its limiters, its priority class): where a
+     * routed request is served, which may be another provider than the one its intake first asked.
+     */
+    Intake at(ProviderAssembly provider, ExchangeTrace trace) {
+        Exchange ex = exchange;
+        AdmissionClass cls = provider.admission().classify(ex.method(), ex.path(), ex.costBytes());
         trace.classified(cls.limited() ? RouteKind.LIMITED : cls.unlimited() ? RouteKind.UNLIMITED : RouteKind.PASSTHROUGH, cls.route());
         PriorityClassifier classifier = provider.priority();
         QueueClass priority = QueueClass.DEFAULT;
+        RequestBody sent = body;
         if (classifier.enabled()) {
-            RequestBody.Peek peek = cls.hasLimiters() && classifier.needsModel() ? RequestBody.peek(body, MODEL_PEEK) : null;
-            priority = classifier.classify(new Facts(headers, rawPath, peek));
-            body = peek == null ? body : peek.body();
+            RequestBody.Peek peek = cls.hasLimiters() && classifier.needsModel() ? RequestBody.peek(sent, MODEL_PEEK) : null;
+            priority = classifier.classify(new Facts(ex.headers(), ex.path(), peek));
+            sent = peek == null ? sent : peek.body();
             trace.priorityClass(priority.name());
         }
-        Exchange exchange = new Exchange(trace.id(), method, rawPath, req.prologue().query().rawValue(), headers, coding,
-                Exchange.acceptsEventStream(headers), priority,
-                client, cost);
-        return new Intake(exchange, body, cls);
+        Exchange classed = priority == ex.priority() ? ex
+                : new Exchange(ex.id(), ex.method(), ex.path(), ex.query(), ex.headers(), ex.coding(), ex.acceptsEventStream(), priority,
+                        ex.client(), ex.costBytes());
+        return new Intake(classed, sent, cls);
+    }
+
+    /** This intake with its body read into memory, up to {@code limit} bytes (a larger one stays a stream that replays what was read). */
+    Intake buffered(int limit) {
+        return new Intake(exchange, RequestBody.buffer(body, limit), limiters);
     }
 
     /**

@@ -1,5 +1,6 @@
 package shaper.proxy;
 
+import java.util.List;
 import java.util.Optional;
 
 import io.helidon.webserver.CloseConnectionException;
@@ -10,27 +11,39 @@ import shaper.observe.ExchangeTrace;
 import shaper.proxy.watch.ClientConnection;
 
 /**
- * One provider's request path, stage by stage:
+ * One mount's request path, stage by stage:
  *
  * <pre>
  * intake ─▶ route ─▶ admission ─▶ attempts ─▶ relay
- *   (Exchange)  (Target)  (slots, breaker)  (AttemptLoop)  (ResponseRelay / TranscodeStage)
- *                         └─ refused: answered locally
+ *   (Exchange)  (Targets)  (slots, breaker)  (AttemptLoop)  (ResponseRelay / TranscodeStage)
+ *                 ▲        └─ refused: answered locally ┐
+ *                 └──── moved: a fallback trigger while nothing of the answer is sent, to the next target
  * every path ─▶ Settlement: budget, breaker ticket, load sample, slots, the one record
  * </pre>
+ *
+ * A provider's own mount has one target; the routed mount ({@link RoutedMount}) lists its route's.
  */
 public final class ProxyHandler implements Handler {
-    private final ProviderAssembly provider;
+    private final RouteStage routes;
     private final ServerParts server;
 
     public ProxyHandler(ProviderAssembly provider, ServerParts server) {
-        this.provider = provider;
+        this(RouteStage.own(provider), server);
+    }
+
+    /** The routed mount's handler. */
+    public ProxyHandler(RoutedMount routed, ServerParts server) {
+        this((RouteStage) routed, server);
+    }
+
+    private ProxyHandler(RouteStage routes, ServerParts server) {
+        this.routes = routes;
         this.server = server;
     }
 
-    /** The provider this handler serves. */
+    /** The provider this handler's exchanges start with: the provider of its mount, or the routed mount's first target. */
     public ProviderAssembly provider() {
-        return provider;
+        return routes.home();
     }
 
     /** Serves the request with its own path, from an unnamed client: for a provider mounted at the bare root. */
@@ -46,7 +59,10 @@ public final class ProxyHandler implements Handler {
      * @param client  the name of the client key the request presented, empty when none is required
      */
     public void handle(ServerRequest req, ServerResponse res, String rawPath, Optional<String> client) {
+        ProviderAssembly provider = routes.home();
         ExchangeTrace trace = provider.publisher().journal().begin(req.prologue().method().text(), rawPath, req.prologue().query().rawValue());
+        trace.spans(server.tracing().begin(provider.name(), client.orElse(""), req.prologue().method().text(), rawPath,
+                name -> req.headers().first(io.helidon.http.HeaderNames.create(name)).orElse(null)));
         ClientSink sink = new ClientSink(res, Dialect.of(rawPath));
         ClientConnection connection = ClientConnection.of(req, server.clientWatch());
         Settlement settlement = new Settlement(provider, sink, connection, trace, req.headers());
@@ -64,11 +80,29 @@ public final class ProxyHandler implements Handler {
         }
     }
 
+    /** Serves the route's targets in order until one ends the exchange; a moved one gives back what it was granted first. */
     private ExchangeResult serve(Carriage carriage, Intake intake, Settlement settlement) {
-        Target target = Target.candidates(provider, carriage.exchange()).getFirst();
-        return switch (AdmissionStage.admit(carriage, target, intake, settlement)) {
-            case AdmissionStage.Refused refused -> refused.result();
-            case AdmissionStage.Admitted admitted -> AttemptStage.forward(carriage, target, admitted, settlement);
-        };
+        RouteStage.Route route = routes.route(carriage, intake);
+        if (route.answered() != null) {
+            return route.answered();
+        }
+        List<Target> targets = route.targets();
+        for (int i = 0; ; i++) {
+            Target target = targets.get(i);
+            settlement.servedBy(target);
+            Intake here = i == 0 && target.provider() == routes.home() ? route.intake() : route.intake().at(target.provider(), carriage.trace());
+            ExchangeResult result = switch (AdmissionStage.admit(carriage, target, here, settlement)) {
+                case AdmissionStage.Refused refused -> refused.result();
+                case AdmissionStage.Moved moved -> moved.result();
+                case AdmissionStage.Admitted admitted -> AttemptStage.forward(carriage, target, admitted, settlement);
+            };
+            if (result.moved() == null) {
+                routes.served(carriage.exchange(), target, result);
+                return result;
+            }
+            // only a target that is not the last may move: there is a next one
+            settlement.movedOn(result);
+            carriage.trace().movedTo(targets.get(i + 1).provider().name(), result.moved().label());
+        }
     }
 }

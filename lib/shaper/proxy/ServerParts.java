@@ -2,6 +2,7 @@ package shaper.proxy;
 
 import java.util.Objects;
 
+import shaper.observe.ExchangeTracing;
 import shaper.proxy.watch.CallWatch;
 import shaper.proxy.watch.SelectorWatch;
 
@@ -12,9 +13,11 @@ import shaper.proxy.watch.SelectorWatch;
  * @param calls       the watch of upstream calls (deadline, client gone)
  * @param stop        set when a graceful stop cuts what still runs
  * @param streams     the platform threads that relay event streams
+ * @param tracing     where each exchange's spans come from ({@link ExchangeTracing#OFF} unless {@code -otel}; null means off)
  */
-public record ServerParts(SelectorWatch clientWatch, CallWatch calls, StopCut stop, StreamThreads streams) {
+public record ServerParts(SelectorWatch clientWatch, CallWatch calls, StopCut stop, StreamThreads streams, ExchangeTracing tracing) {
     public ServerParts {
+        tracing = tracing == null ? ExchangeTracing.OFF : tracing;
         Objects.requireNonNull(clientWatch, "clientWatch");
         Objects.requireNonNull(calls, "calls");
         Objects.requireNonNull(stop, "stop");

@@ -20,10 +20,12 @@ import shaper.proxy.watch.ClientConnection;
  * </pre>
  *
  * The budget is settled before the slots go back; the probe and the slots go back whatever settling
- * the budget did, and the record is published whatever went before. Belongs to the exchange's thread.
+ * the budget did, and the record is published whatever went before. A routed exchange that leaves a
+ * target ({@link #movedOn}) gives back what that target granted in the same order, publishing nothing,
+ * and is then settled by the next one's provider. Belongs to the exchange's thread.
  */
 final class Settlement {
-    private final ProviderAssembly provider;
+    private ProviderAssembly provider;
     private final ClientSink sink;
     private final ClientConnection client;
     private final ExchangeTrace trace;
@@ -40,6 +42,31 @@ final class Settlement {
         this.client = client;
         this.trace = trace;
         this.requestHeaders = requestHeaders;
+    }
+
+    /**
+     * The exchange is served by {@code target}'s provider from now on: its grants are asked there, and
+     * its record is that provider's (the trace moves to its journal).
+     */
+    void servedBy(Target target) {
+        provider = target.provider();
+        trace.servedBy(provider.publisher().journal());
+    }
+
+    /**
+     * The exchange left its target, {@code left} being what happened there (nothing of it answered):
+     * the budget, an unused breaker ticket and the slots go back, in the order {@link #run} settles.
+     */
+    void movedOn(ExchangeResult left) {
+        try {
+            release(left, false);
+        } finally {
+            spend = null;
+            admitted = null;
+            forwarded = false;
+            sentBytes = null;
+            sentCoding = null;
+        }
     }
 
     /** The token budget's spend for this exchange, settled from the actual usage at the end. */
@@ -92,15 +119,25 @@ final class Settlement {
     private void settle(ExchangeResult result) {
         client.unwatch(); // before anything else touches the connection
         try {
-            byte[] sent = sentBytes;
-            trace.usage(provider.tokens().finish(trace.usageScanner(), result.status(),
-                    () -> sent == null ? null : sentCoding.forUsage(sent), spend));
+            release(result, true);
         } finally {
-            try {
-                giveBack(result);
-            } finally {
-                provider.publisher().publish(result.record(trace, JournalHeaders.of(requestHeaders), sink.journalHeaders(result.status())));
+            provider.publisher().publish(result.record(trace, JournalHeaders.of(requestHeaders), sink.journalHeaders(result.status())));
+        }
+    }
+
+    /** @param answered whether {@code result} is the client's answer (its usage is the exchange's) or a target left behind */
+    private void release(ExchangeResult result, boolean answered) {
+        try {
+            if (answered) {
+                byte[] sent = sentBytes;
+                RequestCoding coding = sentCoding;
+                trace.usage(provider.tokens().finish(trace.usageScanner(), result.status(),
+                        () -> sent == null ? null : coding.forUsage(sent), spend));
+            } else if (spend != null) {
+                spend.settle(shaper.usage.TokenUsage.NONE); // nothing was used there: the estimate goes back
             }
+        } finally {
+            giveBack(result);
         }
     }
 

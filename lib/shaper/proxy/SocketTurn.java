@@ -67,6 +67,8 @@ public final class SocketTurn {
             return switch (AdmissionStage.admit(c, target, intake, settlement)) {
                 case AdmissionStage.Refused refused -> refused.result();
                 case AdmissionStage.Admitted admitted -> relay(c, provider, admitted, settlement, socket);
+                // a provider's own target never moves on: a socket turn has nowhere else to go
+                case AdmissionStage.Moved moved -> throw new IllegalStateException("a socket turn cannot move to another target");
             };
         });
     }
@@ -81,7 +83,7 @@ public final class SocketTurn {
         c.trace().attemptStarted();
         ExchangeTrace trace = c.trace();
         TurnEnd end = socket.relay(frame, usage, () -> {
-            trace.upstreamHeaders();
+            trace.upstreamHeaders(200); // a turn's first event is its answer's head: the 200 its record shows
             trace.clientHeaders();
         }, provider.config().retry().upstreamTimeout());
         ExchangeResult result = judged(end, ExchangeResult.START.reached());

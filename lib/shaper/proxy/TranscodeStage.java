@@ -107,9 +107,9 @@ final class TranscodeStage {
                 return wireFailure(c, so, new TranscodeException.UpstreamWire("upstream answered HTTP " + code));
             }
             byte[] raw = BodyPeek.prefix(body, transcoder.mapping().limits().errorBodyBytes());
-            String retryAfter = in.headers().first(HeaderNames.RETRY_AFTER).orElse(plan.retryAfter());
-            String requestId = in.headers().first(HeaderNames.create("request-id"))
-                    .orElse(in.headers().first(HeaderNames.create("x-request-id")).orElse(null));
+            String retryAfter = HeaderPolicy.reemittableRetryAfter(in.headers().first(HeaderNames.RETRY_AFTER).orElse(plan.retryAfter()));
+            String requestId = HeaderPolicy.reemittableRequestId(in.headers().first(HeaderNames.create("request-id"))
+                    .orElse(in.headers().first(HeaderNames.create("x-request-id")).orElse(null)));
             UpstreamError error = UpstreamError.parse(code, raw, type, requestId, retryAfter);
             if (code == 404) {
                 // only the upstream's own words reveal a doubled path (-upstream ending in /v1): say what was called

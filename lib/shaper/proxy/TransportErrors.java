@@ -56,8 +56,10 @@ public final class TransportErrors {
             return "TLS handshake failed: " + message;
         }
         return switch (root) {
+            case ConnectException e when message.startsWith("cannot reach egress proxy") -> message;
             case ConnectException e -> lower.contains("timed out") ? "connect timed out" : "connection refused";
-            case UnknownHostException e -> "unknown host " + message;
+            // the JDK's message is the unresolved socket address's toString ("host/<unresolved>:443"): name the host only
+            case UnknownHostException e -> "unknown host " + message.replaceFirst("/<unresolved>.*$", "");
             case NoRouteToHostException e -> "no route to host";
             case SocketTimeoutException e -> "timed out waiting for the upstream";
             case SSLException e -> "TLS error: " + message;

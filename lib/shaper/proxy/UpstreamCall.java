@@ -52,6 +52,11 @@ final class UpstreamCall {
         return sent;
     }
 
+    /** The upstream this call goes to. */
+    Upstreams.Upstream upstream() {
+        return to.upstream();
+    }
+
     /** The URL this call goes to, for a log line (credentials and query hidden). */
     String displayUrl() {
         URI base = to.upstream().base();
@@ -77,12 +82,16 @@ final class UpstreamCall {
      * the request end and stops counting it.
      *
      * @param watch told when the body has been sent, so the idle client can be watched
+     * @param trace the attempt's own trace context fields, which replace the client's; empty to pass the client's as they are
      * @throws UncheckedIOException when the upstream cannot be reached or breaks off before its head
      */
-    UpstreamResponse send(RequestBody body, CallWatch.Call watch) {
+    UpstreamResponse send(RequestBody body, CallWatch.Call watch, List<Header> trace) {
         WritableHeaders<?> fields = WritableHeaders.create();
         HeaderPolicy.forEachRequestHeader(exchange.headers(), fields::add);
         rewrite.apply(fields);
+        for (Header h : trace) {
+            fields.set(HeaderNames.create(h.name()), h.value());
+        }
         sent = JournalHeaders.sent(exchange.headers(), fields);
         try {
             return to.upstream().client().send(new UpstreamClient.Request(exchange.method(), to.upstream().target(to.path(), to.query()),

@@ -2,8 +2,11 @@ package shaper.proxy;
 
 import java.net.URI;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import shaper.proxy.client.EgressProxy;
+import shaper.proxy.client.Pooling;
 import shaper.proxy.client.UpstreamClient;
 
 /**
@@ -24,16 +27,19 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
     public static final class Upstream {
         private final URI base;
         private final UpstreamClient client;
+        /** The last call's transport failure in words, null once the upstream answered again. */
+        private volatile String unreachable;
 
         /**
-         * @param base      the upstream base URL
-         * @param poolSize  idle keep-alive connections kept
-         * @param keepAlive false for {@code -upstream-disable-keep-alives}: every request on a fresh connection
-         * @param nanoTime  the provider's clock, which ages idle connections
+         * @param base     the upstream base URL
+         * @param pooling  idle keep-alive connections kept, and for how long
+         * @param egress   the forward proxy its connections go through, or null for direct
+         * @param nanoTime the provider's clock, which ages idle connections
+         * @param notices  where the client logs a request it sent once more on a fresh connection
          */
-        public Upstream(URI base, int poolSize, boolean keepAlive, LongSupplier nanoTime) {
+        public Upstream(URI base, Pooling pooling, EgressProxy egress, LongSupplier nanoTime, Consumer<String> notices) {
             this.base = base;
-            this.client = new UpstreamClient(base, poolSize, keepAlive, nanoTime);
+            this.client = new UpstreamClient(base, pooling, egress, nanoTime, notices);
         }
 
         /** The request target: the raw path and query exactly as given, joined to the base path. */
@@ -49,6 +55,23 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
             return client;
         }
 
+        /** The base URL as safe to print (no query). */
+        public String display() {
+            return shaper.config.UpstreamUrl.display(base);
+        }
+
+        /** A call could not reach it: {@code cause} in words. */
+        void unreachable(String cause) {
+            unreachable = cause;
+        }
+
+        /** It answered (any status): it is reachable. */
+        void answered() {
+            if (unreachable != null) {
+                unreachable = null;
+            }
+        }
+
         public void close() {
             client.close();
         }
@@ -56,6 +79,21 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
 
     /** Where one call goes: the upstream, and the raw path and query sent to it. */
     record Destination(Upstream upstream, String path, String query) {
+    }
+
+    /**
+     * The last transport failure of an upstream that has not answered since, as
+     * {@code upstream unreachable: CAUSE (URL)}; empty when every upstream's last call got an answer.
+     * A circuit opened while this is present was opened by transport errors, not by an overloaded upstream.
+     */
+    java.util.Optional<String> unreachable() {
+        for (Upstream u : responses == null ? java.util.List.of(main) : java.util.List.of(main, responses)) {
+            String cause = u.unreachable;
+            if (cause != null) {
+                return java.util.Optional.of("upstream unreachable: " + cause + " (" + u.display() + ")");
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     public Upstream forPath(String rawPath) {

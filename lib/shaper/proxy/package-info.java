@@ -4,11 +4,16 @@
  *
  * <pre>
  * intake ──▶ route ──▶ admission ──▶ attempts ──▶ relay
- * Intake     Target    AdmissionStage AttemptStage ResponseRelay, or TranscodeStage for a transcoded route
- * (Exchange) (candidates) (budget, breaker, slots; (AttemptLoop, one Turn per attempt)
- *                          a refusal is answered locally)
+ * Intake     RouteStage AdmissionStage AttemptStage ResponseRelay, or TranscodeStage for a transcoded route
+ * (Exchange) (Targets)  (budget, breaker, slots; (AttemptLoop, one Turn per attempt)
+ *               ▲        a refusal is answered locally)
+ *               └── moved: a fallback trigger while nothing of the answer is sent ── next Target
  * every path ──▶ Settlement: budget, unused breaker ticket, load sample, slots, the one record
  * </pre>
+ *
+ * <p>A provider's own mount has one target; the routed mount ({@link shaper.proxy.RoutedMount},
+ * {@code -route-prefix}) lists its model route's targets, and a target that is not the last may be
+ * left (its grants given back by the settlement first) for the next.
  *
  * <ul>
  *   <li>{@link shaper.proxy.Exchange}: what was asked (method, path, headers, the body's coding, priority

@@ -45,9 +45,11 @@ public record ConfigDiff(ShaperConfig applied, List<String> added, List<String> 
         keep(kept, "-metrics-bind", was.metricsBind().map(BindAddress::toString).orElse("off"),
                 now.metricsBind().map(BindAddress::toString).orElse("off"));
         keep(kept, "-tui", was.tui(), now.tui());
+        keep(kept, "-otel", was.telemetry().enabled(), now.telemetry().enabled());
+        keep(kept, "-otel-endpoint", was.telemetry().endpoint(), now.telemetry().endpoint());
         keep(kept, "-shutdown-grace", GoDuration.format(was.shutdownGrace()), GoDuration.format(now.shutdownGrace()));
         keep(kept, "-header-read-timeout", GoDuration.format(was.headerReadTimeout()), GoDuration.format(now.headerReadTimeout()));
-        ServerConfig server = was.withClientKeys(now.clientKeys());
+        ServerConfig server = was.withClientKeys(now.clientKeys()).withRouting(now.routing());
 
         Map<String, ProviderConfig> old = new LinkedHashMap<>();
         running.providers().forEach(p -> old.put(p.name(), p));

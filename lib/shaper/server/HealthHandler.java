@@ -36,16 +36,19 @@ final class HealthHandler {
     private final Supplier<List<ProviderConfig>> providers;
     private final ReloadStatus reloads;
     private final Function<String, Optional<Map<String, Object>>> limiterLinks;
+    private final Supplier<Optional<Map<String, Object>>> routing;
 
     /**
      * @param providers    the providers in force at the time of each request
      * @param limiterLinks a provider's cluster link as the health object, empty when its limiters are in-process
+     * @param routing      the routed mount in force as the health object ({@code prefix}, {@code routes}), empty when none
      */
     HealthHandler(Supplier<List<ProviderConfig>> providers, ReloadStatus reloads,
-                  Function<String, Optional<Map<String, Object>>> limiterLinks) {
+                  Function<String, Optional<Map<String, Object>>> limiterLinks, Supplier<Optional<Map<String, Object>>> routing) {
         this.providers = providers;
         this.reloads = reloads;
         this.limiterLinks = limiterLinks;
+        this.routing = routing;
         body(); // fail at startup, not at the first health check
     }
 
@@ -66,6 +69,7 @@ final class HealthHandler {
         doc.put("config_generation", reloads.generation());
         reloads.fileHash().ifPresent(h -> doc.put("config_sha256", h));
         doc.put("providers", list);
+        routing.get().ifPresent(r -> doc.put("routing", r));
         try {
             return JSON.writeValueAsBytes(doc);
         } catch (JsonProcessingException e) {

@@ -5,6 +5,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import shaper.auth.ClientKeys;
@@ -15,6 +16,9 @@ import shaper.proxy.Upstreams;
 import shaper.reload.ConfigDiff;
 import shaper.reload.ReloadStatus;
 import shaper.reload.ReloadTarget;
+import shaper.proxy.RoutedMount;
+import shaper.routing.Affinity;
+import shaper.routing.RoutingConfig;
 import shaper.settings.ProviderConfig;
 import shaper.settings.ShaperConfig;
 
@@ -38,17 +42,24 @@ public final class LiveProviders implements ReloadTarget {
     /** What only retired assemblies hold (removed providers whole, the pools of a changed upstream): closed at stop. */
     private final List<AutoCloseable> leftBehind = new ArrayList<>();
     private volatile List<ProviderAssembly> current;
+    /** The routed mount in force, empty when none; replaced with the providers. */
+    private volatile Optional<RoutedMount> routed;
+    /** Which target each session last used: kept across reloads while the affinity settings stay. */
+    private Affinity affinity;
 
-    private LiveProviders(ServerServices services, List<ProviderAssembly> providers) {
+    private LiveProviders(ServerServices services, List<ProviderAssembly> providers, RoutingConfig routing) {
         this.services = services;
         this.current = List.copyOf(providers);
-        this.table = new MountTable(handlers(providers), services.keys(), new HealthHandler(this::configs, status, this::limiterLink), services.log());
+        this.affinity = new Affinity(routing.affinity(), services.time()::nanoTime);
+        this.routed = routed(routing, providers, affinity);
+        this.table = new MountTable(handlers(providers), mount(routed), services.keys(),
+                new HealthHandler(this::configs, status, this::limiterLink, this::routingHealth), services.log());
     }
 
     /** The startup providers, assembled and mounted; on failure {@code services} are closed. */
     static LiveProviders assemble(ShaperConfig config, ServerServices services) {
         try {
-            return new LiveProviders(services, ProviderAssembler.assembleAll(config, services));
+            return new LiveProviders(services, ProviderAssembler.assembleAll(config, services), config.server().routing());
         } catch (RuntimeException | Error e) {
             services.close();
             throw e;
@@ -57,6 +68,32 @@ public final class LiveProviders implements ReloadTarget {
 
     private List<ProxyHandler> handlers(List<ProviderAssembly> providers) {
         return providers.stream().map(p -> new ProxyHandler(p, services.parts())).toList();
+    }
+
+    private static Optional<RoutedMount> routed(RoutingConfig routing, List<ProviderAssembly> providers, Affinity affinity) {
+        if (!routing.enabled()) {
+            return Optional.empty();
+        }
+        Map<String, ProviderAssembly> byName = new LinkedHashMap<>();
+        providers.forEach(p -> byName.put(p.name(), p));
+        return Optional.of(new RoutedMount(routing, byName, affinity));
+    }
+
+    private Optional<MountTable.Routed> mount(Optional<RoutedMount> mount) {
+        return mount.map(m -> new MountTable.Routed(m.config().prefix().orElseThrow(), new ProxyHandler(m, services.parts())));
+    }
+
+    /** The routed mount as {@code /__shaper/health} shows it. */
+    private Optional<Map<String, Object>> routingHealth() {
+        return routed.map(m -> {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("prefix", m.config().prefix().orElseThrow().toString());
+            doc.put("routes", m.health());
+            doc.put("fallback_after", m.config().fallbackAfterText());
+            doc.put("pick", m.config().pick().label());
+            doc.put("affinity", m.config().affinity().enabled());
+            return doc;
+        });
     }
 
     /** A provider's Redis link as the health object; empty when its limiters are in-process or it is gone. */
@@ -82,6 +119,11 @@ public final class LiveProviders implements ReloadTarget {
 
     MountTable table() {
         return table;
+    }
+
+    /** The client keys in force (a reload may replace them). */
+    public ClientKeys keys() {
+        return table.keys();
     }
 
     /** Reloads so far (generation, file hash, counts), shown by health and metrics. */
@@ -121,14 +163,28 @@ public final class LiveProviders implements ReloadTarget {
         List<Runnable> inPlace = new ArrayList<>();
         List<ProviderAssembly> built = ProviderAssembler.reassembleAll(diff.applied(), next, running, inPlace);
         List<ProxyHandler> handlers = handlers(built);
-        return () -> commit(built, handlers, keys, inPlace);
+        RoutingConfig routing = diff.applied().server().routing();
+        return () -> commit(new Prepared(built, handlers, keys, inPlace), routing);
     }
 
-    private synchronized void commit(List<ProviderAssembly> built, List<ProxyHandler> handlers, ClientKeys keys, List<Runnable> inPlace) {
-        inPlace.forEach(Runnable::run);
+    /** A reload's providers, their handlers, the client keys and the in-place reconfigurations, built before anything changes. */
+    private record Prepared(List<ProviderAssembly> built, List<ProxyHandler> handlers, ClientKeys keys, List<Runnable> inPlace) {
+    }
+
+    private synchronized void commit(Prepared next, RoutingConfig routing) {
+        List<ProviderAssembly> built = next.built();
+        next.inPlace().forEach(Runnable::run);
         List<ProviderAssembly> before = current;
         current = built;
-        table.replace(handlers, keys);
+        if (!routing.affinity().equals(affinity.config())) {
+            affinity = new Affinity(routing.affinity(), services.time()::nanoTime);
+        }
+        // a session whose target no route names any more starts afresh
+        Set<String> targets = new java.util.HashSet<>();
+        routing.routes().forEach(r -> r.targets().forEach(t -> targets.add(t.provider())));
+        before.stream().map(ProviderAssembly::name).filter(n -> !targets.contains(n)).forEach(affinity::forgetProvider);
+        routed = routed(routing, built, affinity);
+        table.replace(next.handlers(), mount(routed), next.keys());
         Set<Upstreams> inUse = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         built.forEach(p -> inUse.add(p.upstreams()));
         for (ProviderAssembly p : before) {

@@ -10,6 +10,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import shaper.auth.ClientKeys;
+import shaper.mount.MountPrefix;
 import shaper.mount.MountRouter;
 import shaper.mount.Mounted;
 import shaper.mount.RequestPaths;
@@ -19,6 +20,7 @@ import shaper.observe.ExchangeRecord;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Journal;
 import shaper.observe.Outcome;
+import shaper.proxy.LocalFailure;
 import shaper.proxy.ProxyHandler;
 import shaper.proxy.upgrade.UpgradeTunnel;
 
@@ -27,7 +29,7 @@ import shaper.proxy.upgrade.UpgradeTunnel;
  * <pre>
  *   request ─► health path (dot segments resolved)? ─► health, always open
  *           ─► client key required and not presented? ─► 401 in the client's dialect
- *           ─► no mount leads the path? ─► 404 "404 page not found"
+ *           ─► no mount leads the path? ─► 404 in the client's dialect ("404 page not found" off the API paths)
  *           ─► the mount's handler, with the path its prefix leaves
  * </pre>
  * The key check runs before any provider limiter is touched; a refusal is counted and logged as
@@ -43,26 +45,36 @@ final class MountTable {
      * that provider meanwhile (its in-flight exchanges finish where they started).
      */
     private record Mounts(List<ProxyHandler> handlers, MountRouter<ProxyHandler> router, ClientKeys keys) {
-        static Mounts of(List<ProxyHandler> handlers, ClientKeys keys) {
+        /** @param routed the routed mount's handler at its prefix ({@code -route-prefix}), when there is one */
+        static Mounts of(List<ProxyHandler> handlers, Optional<Routed> routed, ClientKeys keys) {
             MountRouter.Builder<ProxyHandler> builder = MountRouter.builder();
             handlers.forEach(h -> builder.mount(h.provider().config().mountPrefix(), h));
+            routed.ifPresent(r -> builder.mount(r.prefix(), r.handler()));
             return new Mounts(List.copyOf(handlers), builder.build(), keys);
         }
+    }
+
+    /** The routed mount: where it listens and what serves it. */
+    record Routed(MountPrefix prefix, ProxyHandler handler) {
     }
 
     private volatile Mounts mounts;
     private final HealthHandler health;
     private final ExchangeLog log;
 
-    MountTable(List<ProxyHandler> handlers, ClientKeys keys, HealthHandler health, ExchangeLog log) {
-        this.mounts = Mounts.of(handlers, keys);
+    MountTable(List<ProxyHandler> handlers, Optional<Routed> routed, ClientKeys keys, HealthHandler health, ExchangeLog log) {
+        this.mounts = Mounts.of(handlers, routed, keys);
         this.health = health;
         this.log = log;
     }
 
+    ClientKeys keys() {
+        return mounts.keys();
+    }
+
     /** Serves {@code handlers} with {@code keys} from the next request on (a reload). */
-    void replace(List<ProxyHandler> handlers, ClientKeys keys) {
-        mounts = Mounts.of(handlers, keys);
+    void replace(List<ProxyHandler> handlers, Optional<Routed> routed, ClientKeys keys) {
+        mounts = Mounts.of(handlers, routed, keys);
     }
 
     /** The handlers in force, in configuration order. */
@@ -85,8 +97,7 @@ final class MountTable {
             return;
         }
         if (routed.isEmpty()) {
-            res.status(Status.NOT_FOUND_404).header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN)
-                    .header(HeaderValues.create("X-Content-Type-Options", "nosniff")).send(NOT_FOUND);
+            notMounted(req, res, rawPath);
             return;
         }
         routed.get().target().handle(req, res, routed.get().forwardedPath(), client);
@@ -123,6 +134,24 @@ final class MountTable {
         } else {
             log.exchange(record);
         }
+    }
+
+    /**
+     * {@code 404}: JSON in the client's dialect on an API path ({@code /v1/messages} under a prefix
+     * nobody mounted), Go's plain {@code 404 page not found} elsewhere; logged as an exchange no
+     * provider owns.
+     */
+    private void notMounted(ServerRequest req, ServerResponse res, String rawPath) {
+        LocalFailure failure = LocalFailure.notMounted(rawPath);
+        Optional<String> json = failure.jsonAt(rawPath);
+        res.status(Status.NOT_FOUND_404).header(HeaderValues.create("X-Content-Type-Options", "nosniff"));
+        if (json.isPresent()) {
+            res.header(HeaderValues.CONTENT_TYPE_JSON).send(json.get().getBytes(StandardCharsets.UTF_8));
+        } else {
+            res.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send(NOT_FOUND);
+        }
+        ExchangeTrace trace = Journal.detached("-", req.prologue().method().text(), rawPath);
+        log.exchange(trace.finish(new ExchangeTrace.Ending(404, Outcome.FAILED, EndReason.NOT_MOUNTED, null), List.of(), List.of()));
     }
 
     private static boolean isHealth(String rawPath) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.net.URI;
 import java.util.function.LongSupplier;
 
 import shaper.admission.AdmissionChain;
@@ -14,6 +15,8 @@ import shaper.breaker.CircuitBreaker;
 import shaper.budget.ProviderTokens;
 import shaper.cluster.ClusterBackend;
 import shaper.config.ConfigException;
+import shaper.config.UpstreamUrl;
+import shaper.config.WireConfig;
 import shaper.observe.BreakerTransitions;
 import shaper.observe.ExchangeCounters;
 import shaper.observe.ExchangeLog;
@@ -26,6 +29,9 @@ import shaper.proxy.ProviderAssembly;
 import shaper.proxy.TranscodeStages;
 import shaper.proxy.Upstreams.Upstream;
 import shaper.proxy.Upstreams;
+import shaper.proxy.client.EgressProxy;
+import shaper.proxy.client.Pooling;
+import shaper.proxy.client.ProxyEnvironment;
 import shaper.retry.RetryPolicy;
 import shaper.retry.ThreadLocalJitter;
 import shaper.settings.ProviderConfig;
@@ -123,7 +129,7 @@ final class ProviderAssembler {
             HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);
             Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize())
-                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s.time()::nanoTime);
+                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s, log::info);
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
                     upstreams, auth, ownHeaders.then(CredentialRewrite.of(s.keys(), auth)), transcoding, cluster, publisher,
                     tokens(p, s, previous, cluster),
@@ -155,21 +161,50 @@ final class ProviderAssembler {
                 p.budget().enabled() ? cluster.map(c -> c.tokenBuckets(p.budget())).orElse(null) : null);
     }
 
-    /** Whether a reload can keep the running upstream pools: same URLs, mount, keep-alive choice and pool size. */
+    /** Whether a reload can keep the running upstream pools: same URLs, mount, keep-alive choice, wire settings and pool size. */
     private static boolean sameUpstreams(ProviderAssembly running, ProviderConfig p, int poolSize) {
         ProviderConfig was = running.config();
         return was.upstream().equals(p.upstream()) && java.util.Objects.equals(was.gateway().responsesUpstream(), p.gateway().responsesUpstream())
                 && was.mountPrefix().equals(p.mountPrefix())
                 && was.admission().upstreamDisableKeepAlives() == p.admission().upstreamDisableKeepAlives()
+                && was.gateway().wire().equals(p.gateway().wire())
                 && running.limiters().upstreamPoolSize() == poolSize;
     }
 
-    private static Upstreams upstreams(ProviderConfig p, int poolSize, LongSupplier nanoTime) {
-        boolean keepAlive = !p.admission().upstreamDisableKeepAlives();
-        Upstream main = new Upstream(p.upstream(), poolSize, keepAlive, nanoTime);
+    private static Upstreams upstreams(ProviderConfig p, int poolSize, ServerServices s, Consumer<String> notices) {
+        Pooling pooling = new Pooling(poolSize, !p.admission().upstreamDisableKeepAlives(), p.gateway().wire().idleTimeout());
+        Upstream main = new Upstream(p.upstream(), pooling, egress(p, p.upstream(), s, notices), s.time()::nanoTime, notices);
         Upstream responses = p.gateway().responsesUpstream() == null ? null
-                : new Upstream(p.gateway().responsesUpstream(), poolSize, keepAlive, nanoTime);
+                : new Upstream(p.gateway().responsesUpstream(), pooling, egress(p, p.gateway().responsesUpstream(), s, notices),
+                        s.time()::nanoTime, notices);
         return new Upstreams(main, responses, p.mountPrefix().path());
+    }
+
+    /**
+     * The forward proxy an upstream's connections go through: {@code -upstream-proxy}, else what the
+     * environment names for it (see {@link ProxyEnvironment}); logged once when there is one.
+     */
+    private static EgressProxy egress(ProviderConfig p, URI upstream, ServerServices s, Consumer<String> log) {
+        String flag = p.gateway().wire().proxy();
+        EgressProxy proxy;
+        String source;
+        if (flag != null) {
+            proxy = flag.equals(WireConfig.DIRECT) ? null : EgressProxy.parse(flag);
+            source = "-upstream-proxy";
+        } else {
+            ProxyEnvironment.Choice choice;
+            try {
+                choice = ProxyEnvironment.of(upstream, s.env());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("provider " + p.name() + ": " + e.getMessage());
+            }
+            proxy = choice == null ? null : choice.proxy();
+            source = choice == null ? null : choice.source();
+        }
+        if (proxy != null) {
+            log.accept("provider=" + p.name() + " upstream=" + UpstreamUrl.display(upstream) + " egress=" + proxy.display() + " from=" + source);
+        }
+        return proxy;
     }
 
     /** The credential step of a provider's transcoded routes: the proxy's client key out, then the transcode target auth. */

@@ -14,6 +14,7 @@ import shaper.proxy.StreamThreads;
 import shaper.proxy.watch.CallWatch;
 import shaper.proxy.watch.SelectorWatch;
 import shaper.proxy.ServerParts;
+import shaper.telemetry.Telemetry;
 
 /**
  * What every provider of one server shares, none of it holding per-provider state: the one clock,
@@ -24,19 +25,22 @@ import shaper.proxy.ServerParts;
  * @param ownsTime whether {@link #close()} closes {@code time} (the server made it; an injected clock is the caller's)
  */
 record ServerServices(TimeSource time, boolean ownsTime, ExchangeLog log, DisconnectWatcher disconnects, ServerParts parts,
-                      ClientKeys keys, Function<String, String> env, PrintStream err, Optional<ExchangeHistograms> histograms)
+                      ClientKeys keys, Function<String, String> env, PrintStream err, Optional<ExchangeHistograms> histograms,
+                      Telemetry telemetry)
         implements AutoCloseable {
 
+    /** @param telemetry the OpenTelemetry export ({@link Telemetry#OFF} without {@code -otel}); closed with the services */
     static ServerServices open(TimeSource time, boolean ownsTime, PrintStream out, PrintStream err, ClientKeys keys,
-                               Function<String, String> env, boolean metrics) {
-        ServerParts parts = new ServerParts(new SelectorWatch(), new CallWatch(), new StopCut(), new StreamThreads(StreamThreads.LIMIT));
+                               Function<String, String> env, boolean metrics, Telemetry telemetry) {
+        ServerParts parts = new ServerParts(new SelectorWatch(), new CallWatch(), new StopCut(), new StreamThreads(StreamThreads.LIMIT),
+                telemetry);
         return new ServerServices(time, ownsTime, new ExchangeLog(out), new DisconnectWatcher(), parts, keys, env, err,
-                metrics ? Optional.of(new ExchangeHistograms()) : Optional.empty());
+                metrics ? Optional.of(new ExchangeHistograms()) : Optional.empty(), telemetry);
     }
 
     /** The same services with other client keys (a reload read them again); closing stays with the services it was copied from. */
     ServerServices withKeys(ClientKeys other) {
-        return new ServerServices(time, ownsTime, log, disconnects, parts, other, env, err, histograms);
+        return new ServerServices(time, ownsTime, log, disconnects, parts, other, env, err, histograms, telemetry);
     }
 
     @Override
@@ -45,6 +49,11 @@ record ServerServices(TimeSource time, boolean ownsTime, ExchangeLog log, Discon
         parts.calls().close();
         parts.streams().close();
         parts.clientWatch().close();
+        telemetry.close(); // after the exchanges' machinery: the last spans are flushed (bounded)
+        if (telemetry.spansDropped() + telemetry.spansFailed() > 0) {
+            log.info("otel: " + telemetry.spansDropped() + " spans dropped (export queue full), " + telemetry.spansFailed()
+                    + " not delivered");
+        }
         if (ownsTime && time instanceof AutoCloseable c) {
             closeQuietly(c);
         }

@@ -30,8 +30,13 @@ final class ShaperListener {
     private ShaperListener() {
     }
 
-    /** Binds and starts the listener. */
+    /**
+     * Binds and starts the listener.
+     *
+     * @throws shaper.config.ConfigException when {@code -bind} cannot be bound (the message names the flag and the cause)
+     */
     static WebServer start(ServerConfig config, MountTable table, ExchangeLog log, SessionGauge sessions) {
+        ListenCheck.bindable("-bind", config.bind());
         Http1Config http1 = Http1Config.builder()
                 .sendKeepAliveHeader(false)
                 .maxPrologueLength(32 * 1024)
@@ -45,7 +50,7 @@ final class ShaperListener {
                 .putUpgrader("websocket", tunnel)
                 .putUpgrader("WebSocket", tunnel)
                 .build());
-        return WebServer.builder()
+        WebServer server = WebServer.builder()
                 .host(config.bind().host())
                 .port(config.bind().port())
                 .shutdownHook(false)
@@ -62,6 +67,12 @@ final class ShaperListener {
                 .routing(r -> routing(r, table, heads))
                 .build()
                 .start();
+        if (server.port() < 0) {
+            // lost a race for the port after the trial bind: Helidon logged it and serves nothing
+            server.stop();
+            throw ListenCheck.failure("-bind", config.bind(), new java.net.BindException("address already in use"));
+        }
+        return server;
     }
 
     /** The single route that production and tests share: every method and path goes to the mount table. */

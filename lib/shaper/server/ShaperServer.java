@@ -32,6 +32,8 @@ import shaper.proxy.watch.HelidonInternals;
 import shaper.proxy.ProviderAssembly;
 import shaper.settings.ProviderConfig;
 import shaper.settings.ShaperConfig;
+import shaper.status.StatusPage;
+import shaper.telemetry.Telemetry;
 
 /**
  * The running proxy: the assembled providers ({@link ProviderAssembly}, one each, nothing shared
@@ -97,9 +99,25 @@ public final class ShaperServer {
                                       TimeSource time, boolean ownsTime) {
         HELIDON_LOGGER.setLevel(Level.WARNING);
         ClientKeys keys = ClientKeys.resolve(config.server().clientKeys(), env);
-        ServerServices services = ServerServices.open(time, ownsTime, out, err, keys, env, config.server().metricsBind().isPresent());
-        LiveProviders live = LiveProviders.assemble(config, services);
-        WebServer server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions());
+        Telemetry telemetry = Telemetry.open(config.server().telemetry());
+        ServerServices services = ServerServices.open(time, ownsTime, out, err, keys, env, config.server().metricsBind().isPresent(), telemetry);
+        LiveProviders live;
+        WebServer server;
+        try {
+            live = LiveProviders.assemble(config, services);
+        } catch (RuntimeException | Error e) {
+            services.close();
+            throw e;
+        }
+        telemetry.slots(() -> live.current().stream().collect(java.util.stream.Collectors.toMap(ProviderAssembly::name,
+                p -> p.limiters().views().counts(), (a, b) -> a, java.util.LinkedHashMap::new)));
+        try {
+            server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions());
+        } catch (RuntimeException | Error e) {
+            live.close();
+            services.close();
+            throw e;
+        }
         ShaperServer shaper = new ShaperServer(server, live, services, Optional.empty(), config.server().shutdownGrace());
         if (config.server().metricsBind().isPresent()) {
             shaper = shaper.withMetrics(config.server().metricsBind().get());
@@ -114,13 +132,18 @@ public final class ShaperServer {
      */
     private ShaperServer withMetrics(BindAddress bind) {
         try {
+            ListenCheck.bindable("-metrics-bind", bind);
             ShaperMetrics model = new ShaperMetrics(live::views, services.histograms().orElseThrow(), live.status());
             model.tokens(live.current().stream().map(p -> java.util.Map.entry(p.name(), p.tokens())).toList());
             model.webSocketSessions(live.sessions()::open);
-            return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model)), grace);
+            StatusPage status = new StatusPage(live::current, live::keys, java.time.Clock.systemUTC());
+            return new ShaperServer(server, live, services, Optional.of(MetricsListener.start(bind, model, status)), grace);
+        } catch (ConfigException e) {
+            stop();
+            throw e;
         } catch (IOException | RuntimeException e) {
             stop();
-            throw new ConfigException("-metrics-bind " + bind + ": cannot listen: " + e.getMessage());
+            throw ListenCheck.failure("-metrics-bind", bind, e);
         }
     }
 
@@ -142,6 +165,21 @@ public final class ShaperServer {
         UpstreamAuth.startupNote(live.current().stream().map(ProviderAssembly::auth).toList()).ifPresent(err::println);
         HelidonInternals.problems().forEach(err::println);
         config.server().bind().exposureWarning().ifPresent(err::println);
+        for (ProviderConfig c : config.providers()) {
+            UpstreamUrl.doubledV1Warning(c.upstream(), "-upstream").ifPresent(err::println);
+            if (c.gateway().responsesUpstream() != null) {
+                UpstreamUrl.doubledV1Warning(c.gateway().responsesUpstream(), "-responses-upstream").ifPresent(err::println);
+            }
+        }
+    }
+
+    /**
+     * Tries once, in the background, to connect to every upstream, and logs a line for each that
+     * cannot be reached. The command line asks for it; tests that count upstream connections do not.
+     */
+    public void checkUpstreams() {
+        UpstreamReachability.checkInBackground(live.current().stream().map(ProviderAssembly::config).toList(),
+                services.log());
     }
 
     /** The providers and client keys in force, which a configuration reload replaces, and the reloads so far. */

@@ -8,6 +8,8 @@ import java.util.Optional;
 import shaper.config.BindAddress;
 import shaper.config.ConfigException;
 import shaper.config.GoDuration;
+import shaper.routing.RoutingConfig;
+import shaper.telemetry.TelemetryConfig;
 
 /**
  * Server-scope settings: the listener itself, shared by every provider.
@@ -21,9 +23,12 @@ import shaper.config.GoDuration;
  * @param metricsBind {@code -metrics-bind}: where {@code /metrics} listens, on its own listener; empty (the default) disables it
  * @param tui        {@code -tui}: draw the terminal dashboard on stdout (which must be a terminal) and send
  *                   log lines to its Logs tab instead of stdout; default false
+ * @param routing    the routed mount ({@code -route-prefix}, {@code -model-route} and their fallback and affinity
+ *                   settings); {@link RoutingConfig#NONE} when there is none. Reloaded live.
+ * @param telemetry  {@code -otel}, {@code -otel-endpoint}: OpenTelemetry export; off by default
  */
 public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration shutdownGrace, Duration headerReadTimeout,
-                           Optional<BindAddress> metricsBind, boolean tui) {
+                           Optional<BindAddress> metricsBind, boolean tui, RoutingConfig routing, TelemetryConfig telemetry) {
     public static final String DEFAULT_BIND = "127.0.0.1:8080";
     /** {@code -shutdown-grace}: how long in-flight exchanges may run on after SIGTERM. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
@@ -42,10 +47,17 @@ public record ServerConfig(BindAddress bind, List<String> clientKeys, Duration s
             throw new ConfigException("-header-read-timeout: " + GoDuration.format(headerReadTimeout) + " (expected: > 0)");
         }
         Objects.requireNonNull(metricsBind, "metricsBind");
+        Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(telemetry, "telemetry");
     }
 
-    /** This listener with other client keys and every other component as it is (client keys are the one live server setting). */
+    /** This listener with other client keys and every other component as it is (client keys and routes are the live server settings). */
     public ServerConfig withClientKeys(List<String> keys) {
-        return new ServerConfig(bind, keys, shutdownGrace, headerReadTimeout, metricsBind, tui);
+        return new ServerConfig(bind, keys, shutdownGrace, headerReadTimeout, metricsBind, tui, routing, telemetry);
+    }
+
+    /** This listener with other routes and every other component as it is. */
+    public ServerConfig withRouting(RoutingConfig routes) {
+        return new ServerConfig(bind, clientKeys, shutdownGrace, headerReadTimeout, metricsBind, tui, routes, telemetry);
     }
 }

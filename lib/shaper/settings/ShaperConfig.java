@@ -34,5 +34,7 @@ public record ShaperConfig(ServerConfig server, List<ProviderConfig> providers) 
                 }
             }
         }
+        server.routing().validate(providers.stream().map(ProviderConfig::name).collect(java.util.stream.Collectors.toCollection(java.util.LinkedHashSet::new)),
+                providers.stream().map(ProviderConfig::mountPrefix).toList());
     }
 }

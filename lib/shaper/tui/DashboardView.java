@@ -69,10 +69,14 @@ final class DashboardView {
         return l.build();
     }
 
-    /** "○ queued  limited  [class]  GET  2.2s  /path  waiting for tokens (input)": the class when classes are declared. */
+    /**
+     * "○ queued  limited  [class]  GET  2.2s  /path  waiting for tokens (input)": the class when classes are declared;
+     * an exchange in a retry backoff reads "↻ retry" and says which attempt comes when, and why.
+     */
     static AttributedString inFlight(Theme theme, InFlightRow r, int w) {
+        boolean retrying = !r.retry().isEmpty();
         Line l = new Line(w).add("   ", theme.text())
-                .cell(r.queued() ? "○ queued" : "● active", 10, r.queued() ? theme.warn() : theme.ok())
+                .cell(r.queued() ? "○ queued" : retrying ? "↻ retry" : "● active", 10, r.queued() || retrying ? theme.warn() : theme.ok())
                 .cell(r.limited() ? "limited" : "pass", 9, theme.dim());
         if (!r.priorityClass().isEmpty()) {
             l.cell(r.priorityClass(), 13, theme.accent());
@@ -81,6 +85,9 @@ final class DashboardView {
                 .cellRight(Format.duration(r.age()), 8, theme.accent()).add("  ", theme.text()).add(r.path(), theme.text());
         if (r.queued() && !r.waitingFor().isEmpty()) {
             l.add("  " + r.waitingFor(), theme.warn());
+        }
+        if (retrying) {
+            l.add("  " + r.retry(), theme.warn());
         }
         return l.build();
     }

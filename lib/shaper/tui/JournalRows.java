@@ -46,7 +46,8 @@ final class JournalRows {
         List<InFlightRow> rows = new ArrayList<>(views.size());
         for (InFlight f : views) {
             rows.add(new InFlightRow(f.method(), f.path(), f.route() == shaper.observe.RouteKind.LIMITED,
-                    f.state() == InFlight.State.QUEUED, f.age(), f.waitingFor(), f.priorityClass()));
+                    f.state() == InFlight.State.QUEUED, f.age(), f.waitingFor(), f.priorityClass(),
+                    f.retryWait().map(w -> "retry " + w.nextAttempt() + " in " + Format.duration(w.nextTryIn()) + ": " + w.why()).orElse("")));
         }
         return rows;
     }

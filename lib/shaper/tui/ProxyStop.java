@@ -23,6 +23,15 @@ interface ProxyStop {
     /** The footer note while stopping. */
     String note();
 
+    /**
+     * The footer note while stopping; {@code retrying} exchanges are counted apart, since one under
+     * {@code -retry -1} would hold the stop for the whole grace without looking any different.
+     */
+    static String note(Duration grace, int retrying) {
+        String waiting = retrying == 0 ? "" : ", " + retrying + " of them retrying";
+        return "stopping: in-flight exchanges have up to " + GoDuration.format(grace) + waiting + " (q again cuts them)";
+    }
+
     /** The graceful stop of {@code server} ({@link ShaperServer#shutdown()}, bounded by {@code -shutdown-grace}). */
     static ProxyStop of(ShaperServer server, Duration grace) {
         return new ProxyStop() {
@@ -46,7 +55,7 @@ interface ProxyStop {
 
             @Override
             public String note() {
-                return "stopping: in-flight exchanges have up to " + GoDuration.format(grace) + " (q again cuts them)";
+                return ProxyStop.note(grace, server.providers().stream().mapToInt(p -> server.journal(p).retriesInFlight()).sum());
             }
         };
     }

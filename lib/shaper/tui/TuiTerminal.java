@@ -71,7 +71,7 @@ final class TuiTerminal implements AutoCloseable {
         mouse = terminal.hasMouseSupport() && terminal.trackMouse(Terminal.MouseTracking.Button);
         terminal.flush();
         display = new Display(terminal, true);
-        display.resize(size().getRows(), size().getColumns());
+        display.resize(size());
         active = true;
     }
 
@@ -93,7 +93,7 @@ final class TuiTerminal implements AutoCloseable {
 
     Size size() {
         Size s = terminal.getSize();
-        return s.getColumns() <= 0 || s.getRows() <= 0 ? new Size(80, 24) : s;
+        return s.getColumns() <= 0 || s.getRows() <= 0 ? Size.of(80, 24) : s;
     }
 
     /** Draws {@code rows} (one per terminal row) after a resize has been taken into account. */
@@ -103,7 +103,7 @@ final class TuiTerminal implements AutoCloseable {
         }
         if (resized) {
             display.clear();
-            display.resize(size().getRows(), size().getColumns());
+            display.resize(size());
         }
         display.update(rows, 0, true);
         terminal.flush();

@@ -38,6 +38,7 @@ public final class UsageScanner {
     private boolean payloadStarted;
     private UsageObject usage = UsageObject.EMPTY;
     private String model;
+    private String finishReason;
     private long textChars;
 
     private UsageScanner(boolean sse) {
@@ -166,6 +167,16 @@ public final class UsageScanner {
         return new TokenUsage(m, Math.max(0, input), (textChars + 3) / 4, 0, 0, 0, TokenUsage.Source.ESTIMATED);
     }
 
+    /** The model the answer named, empty when it named none (so far). */
+    public String answerModel() {
+        return model == null ? "" : model;
+    }
+
+    /** Why generation stopped, as the answer said it, empty when it did not say (in a payload read for its usage). */
+    public String finishReason() {
+        return finishReason == null ? "" : finishReason;
+    }
+
     /**
      * The model a request body names at its top level (a byte scan, no parse: the body may be
      * large and the answer usually names it anyway); null when none is found.
@@ -223,6 +234,7 @@ public final class UsageScanner {
             if (model == null && holder.path("model").isTextual()) {
                 model = holder.get("model").asText();
             }
+            finishReason = FinishReason.of(root, holder, finishReason);
             UsageObject u = UsageObject.of(holder.get("usage"));
             if (!u.empty()) {
                 usage = usage.then(u);

@@ -34,7 +34,7 @@ class QueueSemanticsTest {
     private static final Duration BOUND = Duration.ofSeconds(10);
 
     @Test
-    void queueTimeoutAnswers504WithTheOriginalText() throws Exception {
+    void queueTimeoutAnswers504InTheClientsDialectNamingTheSetting() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         ManualTimeSource time = new ManualTimeSource();
         try (ScriptedUpstream up = gated(gate);
@@ -50,7 +50,8 @@ class QueueSemanticsTest {
             time.advance(Duration.ofMinutes(1));
             HttpResponse<String> second = waiting.get(10, TimeUnit.SECONDS);
             assertEquals(504, second.statusCode());
-            assertEquals("queue timeout\n", second.body());
+            assertEquals("{\"type\":\"error\",\"error\":{\"type\":\"timeout_error\",\"message\":\"queue timeout after 1h0m0s (-queue-timeout)\"}}",
+                    second.body());
             assertEquals(0, waiters(shaper), "a timed-out request leaves the queue");
             gate.countDown();
             assertEquals(200, first.getFirst().get(10, TimeUnit.SECONDS).statusCode());

@@ -107,7 +107,7 @@ class ProviderSectionsTest {
                 "--provider", "-upstream", "http://127.0.0.1:2", "-prefix", "/b", "-no-such-flag");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("provider section 2: ") && r.err().contains("-no-such-flag"), r.err());
-        assertTrue(r.err().contains("Run 'shaper -h'"), r.err());
+        assertTrue(r.err().contains("Run './jbang Shaper.java -h'"), r.err());
     }
 
     @Test

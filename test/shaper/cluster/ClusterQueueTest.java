@@ -165,7 +165,7 @@ class ClusterQueueTest {
                 RunningShaper.await("the only slot held", BOUND, () -> up.inFlight() == 1);
                 HttpResponse<String> late = Clients.get(s[1].uri("/v1/late"));
                 assertEquals(504, late.statusCode());
-                assertEquals("queue timeout\n", late.body());
+                assertEquals("queue timeout after 400ms (-queue-timeout)\n", late.body(), "plain text where the path speaks no API");
                 assertEquals(0, waiters(s[0]), "the timed-out waiter left the cluster queue");
                 gate.countDown();
                 assertEquals(200, hold.get(30, TimeUnit.SECONDS).statusCode());

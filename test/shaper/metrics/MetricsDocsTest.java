@@ -20,15 +20,15 @@ import org.junit.jupiter.api.Test;
 
 import shaper.ProjectRoot;
 
-/** README.md's metrics table and the Grafana dashboard have one source: {@link Series}. */
+/** docs/metrics-and-logs.md's metrics table and the Grafana dashboard have one source: {@link Series}. */
 class MetricsDocsTest {
     private static final Pattern SERIES_NAME = Pattern.compile("\\bshaper_[a-z_]+");
 
     @Test
     void readmeMetricsTableListsExactlyTheExportedSeries() throws Exception {
-        String readme = Files.readString(ProjectRoot.find().resolve("README.md"));
+        String readme = Files.readString(ProjectRoot.find().resolve("docs/metrics-and-logs.md"));
         int start = readme.indexOf("| series | type | labels | meaning |");
-        assertTrue(start >= 0, "README.md has no metrics table");
+        assertTrue(start >= 0, "docs/metrics-and-logs.md has no metrics table");
         List<String> rows = new ArrayList<>();
         for (String line : readme.substring(start).split("\n")) {
             if (!line.startsWith("|")) {
@@ -43,7 +43,7 @@ class MetricsDocsTest {
             expected.add("| `" + s.metricName() + "` | " + s.type().name().toLowerCase(Locale.ROOT) + " | "
                     + String.join(", ", labels) + " | " + s.help() + " |");
         }
-        assertEquals(String.join("\n", expected), String.join("\n", rows), "README.md metrics table drifted from Series");
+        assertEquals(String.join("\n", expected), String.join("\n", rows), "docs/metrics-and-logs.md metrics table drifted from Series");
     }
 
     @Test

@@ -73,10 +73,13 @@ class JournalTest {
         assertEquals(1, j.activeCount());
         assertEquals(0, j.retriesInFlight());
 
-        active.backingOff();
+        active.backingOff(2, Duration.ofSeconds(4), "429 too many requests", "rate_limited");
         assertEquals(1, j.retriesInFlight(), "a backoff is a retry in flight");
+        assertEquals(java.util.Optional.of(new shaper.observe.RetryWait(2, Duration.ofSeconds(4), "429 too many requests")),
+                j.inFlight().get(1).retryWait(), "the journal says which attempt comes when, and why");
         active.attemptStarted();
         assertEquals(1, j.retriesInFlight(), "so is a second attempt");
+        assertTrue(j.inFlight().get(1).retryWait().isEmpty(), "the wait is over once the attempt is sent");
         assertTrue(j.inFlight().get(1).retrying());
 
         waiting.queueEnded(true);
@@ -94,7 +97,7 @@ class JournalTest {
         t.queueEnded(false);
         t.attemptStarted();
         nanos.addAndGet(1_000_000);
-        t.upstreamHeaders();
+        t.upstreamHeaders(200);
         nanos.addAndGet(500_000);
         t.clientHeaders();
         nanos.addAndGet(9_000_000);

@@ -65,15 +65,26 @@ class MountRoutingTest {
     }
 
     @Test
-    void unmatchedPathsGetGoStyle404AndReachNoUpstream() throws Exception {
+    void unmatchedPathsGet404InTheClientsDialectAndReachNoUpstream() throws Exception {
         try (ScriptedUpstream a = ScriptedUpstream.ok("a");
              ScriptedUpstream b = ScriptedUpstream.ok("b");
              RunningShaper shaper = twoProviders(a.url(), b.url())) {
-            for (String path : new String[] {"/anthropic2", "/anthropic2/v1/messages", "/", "/v1/messages", "/openaix/v1"}) {
+            for (String path : new String[] {"/anthropic2", "/", "/openaix/v1"}) {
                 HttpResponse<String> r = get(shaper, path);
                 assertEquals(404, r.statusCode(), path);
-                assertEquals("404 page not found\n", r.body(), path);
+                assertEquals("404 page not found\n", r.body(), path + ": Go's plain text off the API paths");
             }
+            for (String path : new String[] {"/anthropic2/v1/messages", "/v1/messages"}) {
+                HttpResponse<String> r = get(shaper, path);
+                assertEquals(404, r.statusCode(), path);
+                assertEquals("{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"message\":\"no provider is mounted at " + path
+                        + " (see -prefix and /__shaper/health)\"}}", r.body(), path);
+            }
+            HttpResponse<String> chat = get(shaper, "/openaix/v1/chat/completions");
+            assertEquals("{\"error\":{\"type\":\"not_found_error\",\"code\":\"not_mounted\",\"message\":\"no provider is mounted at"
+                    + " /openaix/v1/chat/completions (see -prefix and /__shaper/health)\"}}", chat.body());
+            RunningShaper.await("the 404s logged as exchanges", Duration.ofSeconds(5),
+                    () -> shaper.logLines("path=/openaix/v1/chat/completions status=404").size() == 1);
             assertEquals(0, a.requests().size() + b.requests().size(), "nothing leaks to a default upstream");
         }
     }

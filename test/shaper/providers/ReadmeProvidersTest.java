@@ -23,15 +23,15 @@ import shaper.ProjectRoot;
 import shaper.cli.FlagScopes;
 import shaper.testing.ScriptedUpstream;
 
-/** The README's "Multiple providers" section against the code: its example runs, its scope table matches. */
+/** docs/providers.md's "Multiple providers" section against the code: its example runs, its scope table matches. */
 class ReadmeProvidersTest {
     private static final Pattern FENCE = Pattern.compile("```sh\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern EXPORT = Pattern.compile("^export (\\w+)=(\\S+)", Pattern.MULTILINE);
 
     private static String section(String heading) throws Exception {
-        String readme = Files.readString(ProjectRoot.find().resolve("README.md"));
+        String readme = Files.readString(ProjectRoot.find().resolve("docs/providers.md"));
         int start = readme.indexOf("\n" + heading + "\n");
-        assertTrue(start >= 0, "README has " + heading);
+        assertTrue(start >= 0, "docs/providers.md has " + heading);
         int end = readme.indexOf("\n## ", start + heading.length() + 1);
         return readme.substring(start, end < 0 ? readme.length() : end);
     }

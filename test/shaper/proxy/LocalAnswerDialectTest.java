@@ -21,7 +21,9 @@ import shaper.testing.RunningShaper;
 /**
  * The proxy's own answers speak the client's dialect: an open circuit is the error object of the
  * path's API (plain text where the path speaks none), with a {@code Retry-After} of the time until
- * the breaker's probe; errors in the OpenAI dialects carry {@code x-request-id}.
+ * the breaker's probe; errors in the OpenAI dialects carry {@code x-request-id}. A circuit that
+ * transport errors opened says the upstream is unreachable, with {@code api_error}: nothing was
+ * overloaded (a circuit that 5xx answers opened stays {@code overloaded_error}, see BreakerGateTest).
  */
 class LocalAnswerDialectTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -41,8 +43,8 @@ class LocalAnswerDialectTest {
     }
 
     /** A proxy in front of nothing whose breaker opens after one failure and stays open for a minute. */
-    private static RunningShaper openCircuit() throws Exception {
-        RunningShaper shaper = RunningShaper.start("-upstream", "http://127.0.0.1:" + closedPort(), "-retry", "0", "-cb-threshold", "1",
+    private static RunningShaper openCircuit(int port) throws Exception {
+        RunningShaper shaper = RunningShaper.start("-upstream", "http://127.0.0.1:" + port, "-retry", "0", "-cb-threshold", "1",
                 "-cb-open-timeout", "60s", "-release-cooldown", "0", "-failure-hold", "0", "-cb-penalty", "1ms", "-cb-max-penalty", "1ms");
         assertEquals(502, post(shaper, "/v1/messages").statusCode());
         RunningShaper.await("circuit open", BOUND, () -> shaper.server().breaker("default").state() == BreakerState.OPEN);
@@ -50,15 +52,18 @@ class LocalAnswerDialectTest {
     }
 
     @Test
-    void anOpenCircuitAnswersEachClientInItsDialectWithRetryAfterUntilTheProbe() throws Exception {
-        try (RunningShaper shaper = openCircuit()) {
+    void aCircuitOpenedByTransportErrorsAnswersEachClientInItsDialectNamingTheCause() throws Exception {
+        int port = closedPort();
+        String said = "circuit open: upstream unreachable: connection refused (http://127.0.0.1:" + port + ")";
+        try (RunningShaper shaper = openCircuit(port)) {
             HttpResponse<String> messages = post(shaper, "/v1/messages");
             assertEquals(503, messages.statusCode());
             assertTrue(messages.headers().firstValue("content-type").orElseThrow().startsWith("application/json"));
             JsonNode m = JSON.readTree(messages.body());
             assertEquals("error", m.get("type").asText());
-            assertEquals("overloaded_error", m.get("error").get("type").asText());
-            assertEquals("circuit open", m.get("error").get("message").asText());
+            assertEquals("api_error", m.get("error").get("type").asText(), "nothing was overloaded");
+            assertTrue(m.get("error").get("message").asText().startsWith(said + "; next try in "), m.toString());
+            assertTrue(m.get("error").get("message").asText().endsWith("s (-cb-open-timeout)"), m.toString());
             long retryAfter = Long.parseLong(messages.headers().firstValue("retry-after").orElseThrow());
             assertTrue(retryAfter >= 50 && retryAfter <= 60, "the time until the probe, in seconds: " + retryAfter);
             assertTrue(messages.headers().firstValue("request-id").orElseThrow().startsWith("req_"));
@@ -69,16 +74,35 @@ class LocalAnswerDialectTest {
                 JsonNode o = JSON.readTree(openai.body());
                 assertEquals("server_error", o.get("error").get("type").asText(), path);
                 assertEquals("circuit_open", o.get("error").get("code").asText(), path);
-                assertEquals("circuit open", o.get("error").get("message").asText(), path);
+                assertTrue(o.get("error").get("message").asText().startsWith(said), path + ": " + o);
                 assertTrue(openai.headers().firstValue("retry-after").isPresent(), path);
                 assertTrue(openai.headers().firstValue("x-request-id").orElseThrow().startsWith("req_"), path + " carries x-request-id");
             }
 
             HttpResponse<String> plain = post(shaper, "/some/other/path");
             assertEquals(503, plain.statusCode());
-            assertEquals("circuit open\n", plain.body(), "a path that speaks no API gets plain text");
+            assertTrue(plain.body().startsWith(said) && plain.body().endsWith("\n"), "a path that speaks no API gets plain text: " + plain.body());
             assertTrue(plain.headers().firstValue("retry-after").isPresent());
         }
+    }
+
+    @Test
+    void anUnreachableUpstreamAnswersAnOpenAiClientInItsDialectNamingCauseAndUpstream() throws Exception {
+        int port = closedPort();
+        try (RunningShaper shaper = RunningShaper.start("-upstream", "http://127.0.0.1:" + port, "-retry", "0")) {
+            HttpResponse<String> r = post(shaper, "/v1/chat/completions");
+            assertEquals(502, r.statusCode());
+            assertTrue(r.headers().firstValue("content-type").orElseThrow().startsWith("application/json"));
+            assertEquals("{\"error\":{\"type\":\"server_error\",\"code\":\"upstream_unreachable\",\"message\":\"upstream unreachable:"
+                    + " connection refused (http://127.0.0.1:" + port + ")\"}}", r.body());
+        }
+    }
+
+    @Test
+    void anUnknownHostIsNamedWithoutTheSocketAddressToString() {
+        String words = TransportErrors.words(new java.net.UnknownHostException(
+                java.net.InetSocketAddress.createUnresolved("api.antropic.invalid", 443).toString()));
+        assertEquals("unknown host api.antropic.invalid", words);
     }
 
     @Test

@@ -19,7 +19,7 @@ class UpstreamFailureTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Test
-    void unreachableUpstreamAnswers502WithAPlainBodyAndALogLineWithoutTheQuery() throws Exception {
+    void unreachableUpstreamAnswers502NamingCauseAndUpstreamAndALogLineWithoutTheQuery() throws Exception {
         int closedPort;
         try (ServerSocket s = new ServerSocket(0)) {
             closedPort = s.getLocalPort();
@@ -28,8 +28,9 @@ class UpstreamFailureTest {
             HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(shaper.uri("/v1/messages?key=sk-client-secret")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(502, r.statusCode());
-            assertTrue(r.headers().firstValue("content-type").orElseThrow().startsWith("text/plain"));
-            assertEquals("bad gateway: upstream unreachable\n", r.body());
+            assertTrue(r.headers().firstValue("content-type").orElseThrow().startsWith("application/json"));
+            assertEquals("{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"upstream unreachable: connection refused"
+                    + " (http://127.0.0.1:" + closedPort + "/base)\"}}", r.body(), "the cause and the upstream, never its query");
 
             RunningShaper.await("exchange logged", java.time.Duration.ofSeconds(5), () -> !shaper.logLines(" exchange ").isEmpty());
             List<String> errors = shaper.logLines("upstream error");
@@ -39,7 +40,7 @@ class UpstreamFailureTest {
             assertTrue(exchange.getFirst().contains("status=502") && exchange.getFirst().contains("outcome=failed"), exchange.toString());
             assertFalse(shaper.stdout().contains("sk-client-secret"), "query strings never reach the log");
             assertFalse(shaper.stdout().contains("sk-base-secret"), "the upstream's query never reaches the log");
-            assertFalse(r.body().contains("127.0.0.1"), "the error body does not reveal the upstream");
+            assertFalse(r.body().contains("sk-base-secret") || r.body().contains("?"), "the error body names the upstream without its query");
         }
     }
 

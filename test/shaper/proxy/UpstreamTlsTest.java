@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 
+import shaper.testing.EgressDaemon;
 import shaper.testing.RawHttp;
 import shaper.testing.RunningShaper;
 
@@ -200,6 +201,34 @@ class UpstreamTlsTest {
             String line = shaper.logLines("upstream error").getFirst();
             assertTrue(line.contains("TLS handshake failed"), line);
             assertEquals(List.of(), reached, "no request crosses a connection to the wrong host");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /** TLS runs end to end inside the egress proxy's tunnel: the certificate is checked against the upstream, as without one. */
+    @Test
+    void aTlsUpstreamIsReachedThroughSquidsConnectTunnelAndDantesSocks5() throws Exception {
+        HttpsServer server = upstream(forLoopback, ex -> {
+            byte[] body = "tunnelled".getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        try (EgressDaemon squid = EgressDaemon.squid("");
+             EgressDaemon dante = EgressDaemon.dante()) {
+            for (String proxy : List.of("http://127.0.0.1:" + squid.port(), "socks5://127.0.0.1:" + dante.port())) {
+                try (RunningShaper shaper = RunningShaper.start("-upstream", url(server), "-retry", "0", "-upstream-proxy", proxy);
+                     RawHttp raw = new RawHttp(shaper.port())) {
+                    raw.send("GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
+                    RawHttp.Head head = raw.readHead();
+                    assertEquals(200, head.status(), proxy + ": " + shaper.stdout());
+                    assertEquals("tunnelled", raw.readBytes(Integer.parseInt(head.header("Content-Length"))));
+                }
+            }
+            RunningShaper.await("squid logged the tunnel", BOUND,
+                    () -> squid.log().contains("CONNECT 127.0.0.1:" + server.getAddress().getPort()));
         } finally {
             server.stop(0);
         }

@@ -23,11 +23,18 @@ public final class RunningShaper implements AutoCloseable {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private RunningShaper(List<String> argv) {
-        this(argv, null);
+        this(argv, null, System::getenv);
     }
 
-    /** @param time the proxy's one clock, or null for the system clock */
     private RunningShaper(List<String> argv, shaper.limit.TimeSource time) {
+        this(argv, time, System::getenv);
+    }
+
+    /**
+     * @param time the proxy's one clock, or null for the system clock
+     * @param env  the environment the proxy sees
+     */
+    private RunningShaper(List<String> argv, shaper.limit.TimeSource time, java.util.function.Function<String, String> env) {
         List<String> args = new ArrayList<>(argv);
         if (!args.contains("-bind")) {
             // server scope: before any --provider section
@@ -40,7 +47,7 @@ public final class RunningShaper implements AutoCloseable {
         }
         PrintStream o = new PrintStream(new TeeStream(out, System.out), true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(new TeeStream(err, System.err), true, StandardCharsets.UTF_8);
-        this.server = time == null ? ShaperServer.start(run.config(), o, e) : ShaperServer.start(run.config(), o, e, System::getenv, time);
+        this.server = time == null ? ShaperServer.start(run.config(), o, e, env) : ShaperServer.start(run.config(), o, e, env, time);
     }
 
     public static RunningShaper start(String... argv) {
@@ -50,6 +57,11 @@ public final class RunningShaper implements AutoCloseable {
     /** The proxy on {@code time}: cooldowns, holds and breaker waits move when the test moves the clock. */
     public static RunningShaper start(shaper.limit.TimeSource time, String... argv) {
         return new RunningShaper(List.of(argv), time);
+    }
+
+    /** The proxy seeing {@code env} as its whole environment (proxy variables, secrets of {@code env:} sources). */
+    public static RunningShaper withEnvironment(java.util.Map<String, String> env, String... argv) {
+        return new RunningShaper(List.of(argv), null, env::get);
     }
 
     public ShaperServer server() {

@@ -47,13 +47,14 @@ class BudgetQueueTest {
     }
 
     @Test
-    void aTokenWaiterTimesOutWith504AndTheOriginalText() throws Exception {
+    void aTokenWaiterTimesOutWith504InTheClientsDialectNamingTheSetting() throws Exception {
         ManualTimeSource time = new ManualTimeSource();
         try (TokenFixture f = TokenFixture.start(time, "/", "-rpm", "1", "-queue-timeout", "30s")) {
             assertEquals(200, f.post("/v1/messages", BODY).statusCode());
             HttpResponse<String> second = timedOut(f, time, BODY);
             assertEquals(504, second.statusCode());
-            assertEquals("queue timeout\n", second.body());
+            assertEquals("{\"type\":\"error\",\"error\":{\"type\":\"timeout_error\",\"message\":\"queue timeout after 30s (-queue-timeout)\"}}",
+                    second.body());
         }
     }
 

@@ -10,27 +10,38 @@ import java.util.function.LongSupplier;
  * One upstream's idle keep-alive connections, newest first: the connection used last is the one
  * taken next, so under light load the same few stay warm and the rest age out. A taken connection
  * is checked with one non-blocking read ({@link UpstreamConnection#stale()}) and dropped when the
- * upstream closed it or it idled longer than {@link #MAX_IDLE}; nothing runs while connections idle.
+ * upstream closed it or it idled too long; nothing runs while connections idle.
+ *
+ * <p>Too long is {@code -upstream-idle-timeout}, or, when shorter, the connection's own limit: an
+ * upstream that announced {@code Keep-Alive: timeout=N} closes it after N seconds counted from when
+ * it wrote its answer, which is earlier than when the proxy read it, so the limit is N less a second
+ * (see {@link KeepAliveTimeout}). A connection is given up before the upstream would close it,
+ * because a request written onto a connection the upstream is closing at that moment is lost with
+ * no way to know whether it was read.
  */
 final class ConnectionPool implements AutoCloseable {
-    /** Idle connections older than this are not reused: a peer or NAT may have forgotten them without a word. */
-    static final Duration MAX_IDLE = Duration.ofSeconds(90);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
     private final UpstreamAddress address;
+    /** The forward proxy connections go through, or null for direct. */
+    private final EgressProxy egress;
     private final int capacity;
+    private final long idleLimitNanos;
     private final LongSupplier nanoTime;
     private final ConcurrentLinkedDeque<UpstreamConnection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger idleCount = new AtomicInteger();
     private volatile boolean closed;
 
     /**
-     * @param capacity idle connections kept; 0 keeps none (every request on a fresh connection)
-     * @param nanoTime the provider's clock, which ages idle connections
+     * @param capacity    idle connections kept; 0 keeps none (every request on a fresh connection)
+     * @param idleTimeout how long a connection may idle and still be reused
+     * @param nanoTime    the provider's clock, which ages idle connections
      */
-    ConnectionPool(UpstreamAddress address, int capacity, LongSupplier nanoTime) {
+    ConnectionPool(UpstreamAddress address, EgressProxy egress, int capacity, Duration idleTimeout, LongSupplier nanoTime) {
         this.address = address;
+        this.egress = egress;
         this.capacity = capacity;
+        this.idleLimitNanos = idleTimeout.toNanos();
         this.nanoTime = nanoTime;
     }
 
@@ -40,7 +51,7 @@ final class ConnectionPool implements AutoCloseable {
         long now = nanoTime.getAsLong();
         while ((c = idle.pollFirst()) != null) {
             idleCount.decrementAndGet();
-            if (now - c.idleSince() < MAX_IDLE.toNanos() && !c.stale()) {
+            if (now - c.idleSince() < c.idleLimit(idleLimitNanos) && !c.stale()) {
                 return c;
             }
             c.close();
@@ -53,7 +64,7 @@ final class ConnectionPool implements AutoCloseable {
         if (closed) {
             throw new IOException("upstream client closed");
         }
-        return UpstreamConnection.open(address, CONNECT_TIMEOUT.compareTo(timeout) < 0 ? CONNECT_TIMEOUT : timeout);
+        return UpstreamConnection.open(address, egress, CONNECT_TIMEOUT.compareTo(timeout) < 0 ? CONNECT_TIMEOUT : timeout);
     }
 
     /** Keeps a connection whose last answer was read to its end; closes it when the pool is full or closed. */

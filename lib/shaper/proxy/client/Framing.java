@@ -1,7 +1,6 @@
 package shaper.proxy.client;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
 
 /** How an answer's body is delimited (RFC 9112 section 6.3). */
 enum Framing {
@@ -18,7 +17,7 @@ enum Framing {
             return NONE;
         }
         if (head.headers().contains(HeaderNames.TRANSFER_ENCODING)) {
-            return head.headers().containsToken(HeaderValues.TRANSFER_ENCODING_CHUNKED) ? CHUNKED : UNTIL_CLOSE;
+            return CHUNKED; // ResponseHead refuses any transfer coding but a single chunked
         }
         // a Content-Length left in the head is valid: ResponseHead refuses a malformed one
         return head.headers().contains(HeaderNames.CONTENT_LENGTH) ? LENGTH : UNTIL_CLOSE;

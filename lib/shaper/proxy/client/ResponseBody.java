@@ -114,9 +114,7 @@ abstract sealed class ResponseBody extends InputStream {
         private boolean nextChunk() throws IOException {
             long size = in.chunkSize(MAX_CHUNK_LINE);
             if (size == 0) {
-                while (!in.line(ResponseHead.MAX_HEAD).isEmpty()) {
-                    // trailer fields: not relayed
-                }
+                ResponseHead.fields(in, 0, ResponseHead.MAX_FIELDS); // the trailer section: validated, bounded, not relayed
                 complete = true;
                 return false;
             }

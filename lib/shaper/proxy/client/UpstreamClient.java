@@ -8,10 +8,13 @@ import java.net.URI;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
@@ -23,28 +26,39 @@ import io.helidon.http.Headers;
  * content codings are never touched.
  *
  * <p>A request sent on a pooled connection that turns out dead (the write fails, or the upstream
- * closes before a single byte of an answer) is sent once more on a fresh connection when its body
- * is in memory: the upstream closed that connection while it idled, so the request never reached it.
+ * closes before a single byte of an answer) is sent once more on a fresh connection, and logged,
+ * only when sending it twice is harmless (RFC 9110 section 9.2.2): its method is idempotent, or it
+ * carries an {@code Idempotency-Key}, and its body is in memory. Once a request's bytes have left,
+ * TCP cannot tell whether the upstream read them before it closed, so any other request fails with
+ * the transport error and the attempt loop's retry budget decides.
  */
 public final class UpstreamClient implements AutoCloseable {
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] VERSION = " HTTP/1.1\r\n".getBytes(StandardCharsets.ISO_8859_1);
 
+    /** Interim (1xx) heads accepted before the final one: a real upstream sends one or two. */
+    private static final int MAX_INTERIM = 8;
+    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
+    private static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
+
     private final ConnectionPool pool;
     private final String host;
     private final boolean keepAlive;
+    private final Consumer<String> notices;
 
     /**
-     * @param base      the upstream base URL ({@code http} or {@code https})
-     * @param poolSize  idle keep-alive connections kept
-     * @param keepAlive false: every request on a fresh connection, with {@code Connection: close}
-     * @param nanoTime  the clock that ages idle connections (the provider's)
+     * @param base     the upstream base URL ({@code http} or {@code https})
+     * @param pooling  pool size, keep-alive and idle timeout
+     * @param egress   the forward proxy connections go through, or null for direct connections
+     * @param nanoTime the clock that ages idle connections (the provider's)
+     * @param notices  where a resend on a fresh connection is logged
      */
-    public UpstreamClient(URI base, int poolSize, boolean keepAlive, LongSupplier nanoTime) {
+    public UpstreamClient(URI base, Pooling pooling, EgressProxy egress, LongSupplier nanoTime, Consumer<String> notices) {
         UpstreamAddress address = UpstreamAddress.of(base);
-        this.pool = new ConnectionPool(address, keepAlive ? poolSize : 0, nanoTime);
-        this.keepAlive = keepAlive;
+        this.pool = new ConnectionPool(address, egress, pooling.keepAlive() ? pooling.size() : 0, pooling.idleTimeout(), nanoTime);
+        this.keepAlive = pooling.keepAlive();
         this.host = address.hostField();
+        this.notices = notices;
     }
 
     /**
@@ -69,9 +83,11 @@ public final class UpstreamClient implements AutoCloseable {
         try {
             return exchange(c, request, head, timeout, bodySent);
         } catch (DeadConnection e) {
-            if (!c.reused() || !request.body().replayable() || !diedWhileIdle(e)) {
+            if (!c.reused() || !harmlessTwice(request) || !diedWhileIdle(e)) {
                 throw e.cause();
             }
+            notices.accept("upstream resend method=" + request.method() + " error=\"" + WireSyntax.printable(String.valueOf(e.cause().getMessage())).replace('"', '\'')
+                    + "\" note=\"a reused connection failed before any answer byte; sent once more on a fresh connection\"");
         }
         try {
             return exchange(pool.fresh(timeout), request, head, timeout, bodySent);
@@ -117,7 +133,14 @@ public final class UpstreamClient implements AutoCloseable {
         ResponseHead head;
         try {
             head = ResponseHead.read(in);
-            while (head.status().code() >= 100 && head.status().code() < 200 && head.status().code() != 101) {
+            for (int interim = 1; head.status().code() < 200; interim++) {
+                if (head.status().code() == 101) {
+                    // upgrades go through their own tunnel; a request sent here never asks for one
+                    throw new WireSyntax.MalformedAnswer("upstream switched protocols (101) though no upgrade was asked for");
+                }
+                if (interim > MAX_INTERIM) {
+                    throw new WireSyntax.MalformedAnswer("upstream sent more than " + MAX_INTERIM + " interim (1xx) heads");
+                }
                 head = ResponseHead.read(in); // 100 Continue, 103 Early Hints: interim, not the answer
             }
         } catch (IOException e) {
@@ -127,8 +150,9 @@ public final class UpstreamClient implements AutoCloseable {
             throw e;
         }
         Framing framing = Framing.of(method, head);
-        boolean reusable = keepAlive && framing != Framing.UNTIL_CLOSE && !head.http10()
+        boolean reusable = keepAlive && framing != Framing.UNTIL_CLOSE && !head.http10() && !head.ambiguous()
                 && !head.headers().containsToken(HeaderValues.CONNECTION_CLOSE);
+        c.keepAliveTimeout(KeepAliveTimeout.of(head.headers()));
         ResponseBody body = switch (framing) {
             case NONE -> ResponseBody.empty(in);
             case LENGTH -> ResponseBody.ofLength(in, head.headers().contentLength().orElseThrow());
@@ -157,6 +181,12 @@ public final class UpstreamClient implements AutoCloseable {
         byte[] bytes = new byte[buf.available()];
         buf.read(bytes);
         return bytes;
+    }
+
+    /** RFC 9110 section 9.2.2: sending it twice has the effect of sending it once, and it can be sent twice. */
+    private static boolean harmlessTwice(Request request) {
+        return request.body().replayable()
+                && (IDEMPOTENT.contains(request.method()) || request.fields().contains(IDEMPOTENCY_KEY));
     }
 
     /** A pooled connection that the upstream had closed while it idled: nothing of the request was processed. */

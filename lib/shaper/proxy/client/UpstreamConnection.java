@@ -20,8 +20,6 @@ import javax.net.ssl.SSLSocket;
  * {@link #close()} may come from any thread and is idempotent.
  */
 final class UpstreamConnection implements AutoCloseable {
-    private static final int WRITE_BUFFER = 16 * 1024;
-
     private final SocketChannel channel;
     private final Socket socket;
     private final WireInput in;
@@ -30,21 +28,40 @@ final class UpstreamConnection implements AutoCloseable {
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private long idleSince;
     private boolean reused;
+    /** The upstream's announced {@code Keep-Alive: timeout}, in nanoseconds; {@link Long#MAX_VALUE} when it announced none. */
+    private long announcedIdle = Long.MAX_VALUE;
 
     private UpstreamConnection(SocketChannel channel, Socket socket) throws IOException {
         this.channel = channel;
         this.socket = socket;
         this.in = new WireInput(socket.getInputStream());
-        this.out = new BufferedOutputStream(socket.getOutputStream(), WRITE_BUFFER);
+        // The JDK's growable buffer (512 bytes, up to 8 KiB as writes need): a connection held by a
+        // long event stream sent one small head and keeps only what that took, where a fixed 16 KiB
+        // buffer was a quarter of the proxy's heap per stream; a larger body write bypasses it anyway.
+        this.out = new BufferedOutputStream(socket.getOutputStream());
     }
 
-    /** Connects, within {@code connectTimeout}, and for {@code https} completes the TLS handshake. */
-    static UpstreamConnection open(UpstreamAddress address, Duration connectTimeout) throws IOException {
+    /**
+     * Connects, within {@code connectTimeout}, through {@code egress} when it is not null (its tunnel
+     * set up within the same bound), and for {@code https} completes the TLS handshake with the upstream.
+     */
+    static UpstreamConnection open(UpstreamAddress address, EgressProxy egress, Duration connectTimeout) throws IOException {
         SocketChannel channel = SocketChannel.open();
         try {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             Socket plain = channel.socket();
-            plain.connect(new InetSocketAddress(address.host(), address.port()), (int) Math.max(1, connectTimeout.toMillis()));
+            int bound = (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+            if (egress == null) {
+                plain.connect(new InetSocketAddress(address.host(), address.port()), bound);
+            } else {
+                try {
+                    plain.connect(new InetSocketAddress(egress.host(), egress.port()), bound);
+                } catch (IOException e) {
+                    throw new java.net.ConnectException("cannot reach egress proxy " + egress.display() + ": " + e.getMessage());
+                }
+                plain.setSoTimeout(bound);
+                egress.tunnel(plain, address);
+            }
             if (!address.tls()) {
                 return new UpstreamConnection(channel, plain);
             }
@@ -87,6 +104,18 @@ final class UpstreamConnection implements AutoCloseable {
 
     long idleSince() {
         return idleSince;
+    }
+
+    /** What the last answer's {@code Keep-Alive: timeout} said (null: nothing, which keeps what an earlier one said). */
+    void keepAliveTimeout(java.time.Duration announced) {
+        if (announced != null) {
+            announcedIdle = announced.toNanos();
+        }
+    }
+
+    /** How long this connection may idle and still be reused: the pool's limit, cut short by what the upstream announced. */
+    long idleLimit(long poolLimitNanos) {
+        return Math.min(poolLimitNanos, announcedIdle);
     }
 
     /**

@@ -111,41 +111,50 @@ final class WireInput {
     }
 
     /**
-     * A chunk-size line read byte by byte (no text made per chunk): hex digits, optional whitespace,
-     * extensions after {@code ;} ignored, up to the LF.
+     * A chunk-size line read byte by byte (no text made per chunk), held to RFC 9112 section 7.1:
+     * hex digits, then optional whitespace, then either the line's end or {@code ;} and extensions
+     * (read and ignored), then CRLF or a bare LF. Anything else ({@code 1 0}, {@code 1\r0}, a
+     * control character in an extension) is refused, not read as some other size.
      *
      * @throws IOException when it is not one, longer than {@code max}, or over 15 hex digits
      */
     long chunkSize(int max) throws IOException {
         long size = 0;
         int digits = 0;
-        boolean extension = false;
+        int part = 0; // 0: the digits, 1: whitespace after them, 2: extensions
         for (int count = 1; ; count++) {
             int b = read();
             if (b < 0) {
                 throw new EOFException("upstream closed the connection mid-line");
             }
             if (count > max) {
-                throw new IOException("upstream line longer than " + max + " bytes");
+                throw new WireSyntax.MalformedAnswer("upstream chunk-size line longer than " + max + " bytes");
             }
             if (b == '\n') {
                 break;
             }
-            if (extension || b == '\r' || b == ' ' || b == '\t') {
-                continue;
+            if (b == '\r') {
+                if (read() != '\n') {
+                    throw new WireSyntax.MalformedAnswer("upstream sent a bare CR in a chunk-size line");
+                }
+                break;
             }
-            if (b == ';') {
-                extension = true;
-                continue;
+            int d = part == 0 ? Character.digit(b, 16) : -1;
+            if (d >= 0) {
+                if (++digits > 15) {
+                    throw new WireSyntax.MalformedAnswer("upstream sent a chunk size over 15 hex digits");
+                }
+                size = size * 16 + d;
+            } else if (part < 2 && digits > 0 && (b == ' ' || b == '\t')) {
+                part = 1;
+            } else if (part < 2 && digits > 0 && b == ';') {
+                part = 2;
+            } else if (part != 2 || (b < 0x20 && b != '\t') || b == 0x7f) {
+                throw new WireSyntax.MalformedAnswer("upstream sent a bad chunk size");
             }
-            int d = Character.digit(b, 16);
-            if (d < 0 || ++digits > 15) {
-                throw new IOException("upstream sent a bad chunk size");
-            }
-            size = size * 16 + d;
         }
         if (digits == 0) {
-            throw new IOException("upstream sent a bad chunk size");
+            throw new WireSyntax.MalformedAnswer("upstream sent a bad chunk size");
         }
         return size;
     }
@@ -157,7 +166,10 @@ final class WireInput {
             b = read();
         }
         if (b != '\n') {
-            throw new IOException(b < 0 ? "upstream closed the connection mid-chunk" : "upstream chunk not followed by CRLF");
+            if (b < 0) {
+                throw new EOFException("upstream closed the connection mid-chunk");
+            }
+            throw new WireSyntax.MalformedAnswer("upstream chunk not followed by CRLF");
         }
     }
 

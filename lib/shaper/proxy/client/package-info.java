@@ -3,6 +3,15 @@
  * written exactly as the proxy built it, and the answer's head parsed and its body framed
  * (length, chunked or until close) as a stream.
  *
+ * <p>An answer is believed only when it follows the grammar ({@link shaper.proxy.client.WireSyntax}:
+ * token names, no control characters, no folded lines, a status in 100-599, a single {@code chunked},
+ * well-formed chunk frames, at most 256 field lines); anything else fails the call as an upstream
+ * failure and closes the connection. A pooled connection is reused only while it idled less than
+ * {@code -upstream-idle-timeout} and the upstream's announced {@code Keep-Alive: timeout}; a request
+ * a reused connection swallowed is sent again only when that is harmless (idempotent or keyed, body
+ * in memory). Connections may go through a forward proxy ({@link shaper.proxy.client.EgressProxy}).
+ * The rules are written out in {@code docs/upstream-wire.md}.
+ *
  * <p>Why not Helidon's {@code Http1Client}: measured against a raw socket relay on the same Helidon
  * server, it cost about 40 % of the proxy's throughput at 16 connections (its service chain, futures
  * and per-read buffers, and an idle-watch virtual thread started for every pooled connection, which

@@ -53,7 +53,7 @@ import shaper.retry.UpstreamFailures;
  * not bounded. Every path ends in one record; after a local answer the client connection closes.
  */
 public final class UpgradeTunnel implements Http1Upgrader {
-    private static final String BAD_GATEWAY = LocalFailure.UPSTREAM_UNREACHABLE.message() + "\n";
+    private static final String BAD_GATEWAY = "bad gateway: upstream unreachable\n";
     private static final String PROTOCOL_REFUSED = "bad gateway: upstream switched to a protocol the client did not request\n";
 
     /**
@@ -134,7 +134,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
             socket = UpstreamSocket.connect(target.upstream(), target.timeout());
             socket.send(requestHead(prologue, headers, offered, target));
             head = ResponseHead.parse(socket.readHead(deadline));
-            h.trace.upstreamHeaders();
+            h.trace.upstreamHeaders(head.status());
         } catch (IOException | RuntimeException e) {
             return badGateway(new Handshake(ctx, h, admission, socket), TransportErrors.describe(e), BAD_GATEWAY);
         }
