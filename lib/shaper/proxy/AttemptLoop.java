@@ -135,7 +135,7 @@ final class AttemptLoop {
     private boolean onTransportError(RuntimeException e) {
         turn.watch().close();
         Exchange ex = c.exchange();
-        String cause = TransportErrors.words(e);
+        String cause = TransportErrors.forClient(e);
         turn.call().upstream().unreachable(cause);
         provider.publisher().log().info("upstream error provider=" + provider.name() + " method=" + ex.method() + " path=" + ex.path()
                 + " error=" + TransportErrors.describe(e));

@@ -39,6 +39,19 @@ public final class TransportErrors {
         return '"' + words(error).replace("\"", "'") + '"';
     }
 
+    /**
+     * The failure in words a client may read: a malformed answer is named by its defect, never by the
+     * upstream's bytes (they are hostile, and the strict parser refused them), which only the log shows.
+     */
+    public static String forClient(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof shaper.proxy.client.MalformedAnswer m) {
+                return m.defect();
+            }
+        }
+        return words(error);
+    }
+
     /** The failure in words. */
     public static String words(Throwable error) {
         Throwable root = error;

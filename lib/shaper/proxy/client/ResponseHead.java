@@ -13,7 +13,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.http.WritableHeaders;
-import shaper.proxy.client.WireSyntax.MalformedAnswer;
+
 
 /**
  * The status line and header fields of an upstream answer, read from the wire and held to
@@ -44,7 +44,7 @@ record ResponseHead(Status status, boolean http10, boolean ambiguous, ClientResp
         String statusLine = in.line(MAX_STATUS_LINE);
         if (statusLine.length() < 12 || !(statusLine.startsWith("HTTP/1.1") || statusLine.startsWith("HTTP/1.0"))
                 || statusLine.charAt(8) != ' ' || !digits(statusLine, 9, 12) || (statusLine.length() > 12 && statusLine.charAt(12) != ' ')) {
-            throw new MalformedAnswer("upstream sent no HTTP/1.x status line: " + WireSyntax.printable(statusLine));
+            throw new MalformedAnswer("upstream sent no HTTP/1.x status line", WireSyntax.printable(statusLine));
         }
         int code = Integer.parseInt(statusLine, 9, 12, 10);
         if (code < 100 || code > 599) {
@@ -106,8 +106,8 @@ record ResponseHead(Status status, boolean http10, boolean ambiguous, ClientResp
         }
         List<String> values = fields.get(HeaderNames.TRANSFER_ENCODING).allValues();
         if (http10 || values.size() != 1 || !values.getFirst().equalsIgnoreCase("chunked")) {
-            throw new MalformedAnswer("upstream sent Transfer-Encoding " + WireSyntax.printable(String.join(", ", values))
-                    + (http10 ? " in HTTP/1.0" : "; only a single chunked is read"));
+            throw new MalformedAnswer(http10 ? "upstream sent a Transfer-Encoding in HTTP/1.0"
+                    : "upstream sent a Transfer-Encoding other than one chunked", WireSyntax.printable(String.join(", ", values)));
         }
     }
 
@@ -136,7 +136,7 @@ record ResponseHead(Status status, boolean http10, boolean ambiguous, ClientResp
                 String n = part.strip();
                 long parsed = n.isEmpty() || n.length() > 18 || !digits(n, 0, n.length()) ? -1 : Long.parseLong(n);
                 if (parsed < 0 || (length >= 0 && parsed != length)) {
-                    throw new MalformedAnswer("upstream sent an invalid Content-Length: " + WireSyntax.printable(value));
+                    throw new MalformedAnswer("upstream sent an invalid Content-Length", WireSyntax.printable(value));
                 }
                 length = parsed;
             }

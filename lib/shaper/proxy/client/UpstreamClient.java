@@ -136,10 +136,10 @@ public final class UpstreamClient implements AutoCloseable {
             for (int interim = 1; head.status().code() < 200; interim++) {
                 if (head.status().code() == 101) {
                     // upgrades go through their own tunnel; a request sent here never asks for one
-                    throw new WireSyntax.MalformedAnswer("upstream switched protocols (101) though no upgrade was asked for");
+                    throw new MalformedAnswer("upstream switched protocols (101) though no upgrade was asked for");
                 }
                 if (interim > MAX_INTERIM) {
-                    throw new WireSyntax.MalformedAnswer("upstream sent more than " + MAX_INTERIM + " interim (1xx) heads");
+                    throw new MalformedAnswer("upstream sent more than " + MAX_INTERIM + " interim (1xx) heads");
                 }
                 head = ResponseHead.read(in); // 100 Continue, 103 Early Hints: interim, not the answer
             }

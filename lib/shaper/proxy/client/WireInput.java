@@ -128,21 +128,21 @@ final class WireInput {
                 throw new EOFException("upstream closed the connection mid-line");
             }
             if (count > max) {
-                throw new WireSyntax.MalformedAnswer("upstream chunk-size line longer than " + max + " bytes");
+                throw new MalformedAnswer("upstream chunk-size line longer than " + max + " bytes");
             }
             if (b == '\n') {
                 break;
             }
             if (b == '\r') {
                 if (read() != '\n') {
-                    throw new WireSyntax.MalformedAnswer("upstream sent a bare CR in a chunk-size line");
+                    throw new MalformedAnswer("upstream sent a bare CR in a chunk-size line");
                 }
                 break;
             }
             int d = part == 0 ? Character.digit(b, 16) : -1;
             if (d >= 0) {
                 if (++digits > 15) {
-                    throw new WireSyntax.MalformedAnswer("upstream sent a chunk size over 15 hex digits");
+                    throw new MalformedAnswer("upstream sent a chunk size over 15 hex digits");
                 }
                 size = size * 16 + d;
             } else if (part < 2 && digits > 0 && (b == ' ' || b == '\t')) {
@@ -150,11 +150,11 @@ final class WireInput {
             } else if (part < 2 && digits > 0 && b == ';') {
                 part = 2;
             } else if (part != 2 || (b < 0x20 && b != '\t') || b == 0x7f) {
-                throw new WireSyntax.MalformedAnswer("upstream sent a bad chunk size");
+                throw new MalformedAnswer("upstream sent a bad chunk size");
             }
         }
         if (digits == 0) {
-            throw new WireSyntax.MalformedAnswer("upstream sent a bad chunk size");
+            throw new MalformedAnswer("upstream sent a bad chunk size");
         }
         return size;
     }
@@ -169,7 +169,7 @@ final class WireInput {
             if (b < 0) {
                 throw new EOFException("upstream closed the connection mid-chunk");
             }
-            throw new WireSyntax.MalformedAnswer("upstream chunk not followed by CRLF");
+            throw new MalformedAnswer("upstream chunk not followed by CRLF");
         }
     }
 

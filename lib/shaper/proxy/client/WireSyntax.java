@@ -73,10 +73,10 @@ final class WireSyntax {
         }
         int colon = line.indexOf(':');
         if (colon < 0) {
-            throw new MalformedAnswer("upstream sent a field line without a colon: " + printable(line));
+            throw new MalformedAnswer("upstream sent a field line without a colon", printable(line));
         }
         if (!token(line, 0, colon)) {
-            throw new MalformedAnswer("upstream sent a field name that is not a token: " + printable(line.substring(0, colon)));
+            throw new MalformedAnswer("upstream sent a field name that is not a token", printable(line.substring(0, colon)));
         }
         int start = colon + 1;
         int end = line.length();
@@ -100,15 +100,5 @@ final class WireSyntax {
     static String printable(String s) {
         String cut = s.length() > 40 ? s.substring(0, 40) : s;
         return cut.replaceAll("[^\\x20-\\x7e]", "?");
-    }
-
-    /**
-     * An answer the proxy refuses to believe: a head or a chunk frame outside the grammar. It is an
-     * upstream failure (502, breaker-counted); the connection it came on is closed, never pooled.
-     */
-    static final class MalformedAnswer extends IOException {
-        MalformedAnswer(String message) {
-            super(message);
-        }
     }
 }
