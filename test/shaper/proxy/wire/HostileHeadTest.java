@@ -1,6 +1,7 @@
 package shaper.proxy.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static shaper.proxy.wire.HostileUpstream.fetch;
@@ -93,7 +94,12 @@ class HostileHeadTest {
             assertTrue(fetch(shaper, "/ok").startsWith("HTTP/1.1 200 "));
             assertTrue(fetch(shaper, "/unasked-101").startsWith("HTTP/1.1 502 "));
             assertTrue(fetch(shaper, "/ok").startsWith("HTTP/1.1 200 "));
-            assertEquals(List.of(1, 1, 2), order.arrivals(), "the switched connection was closed, not pooled");
+            // the first connection may still be on its way back to the pool when the 101 is asked for
+            // (the client has its answer first), so which connection the 101 took is not fixed: only that
+            // nothing came on it afterwards
+            List<Integer> arrivals = order.arrivals();
+            assertEquals(3, arrivals.size(), arrivals.toString());
+            assertNotEquals(arrivals.get(1), arrivals.get(2), "the switched connection was closed, not pooled: " + arrivals);
         }
     }
 

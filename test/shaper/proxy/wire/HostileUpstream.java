@@ -37,10 +37,16 @@ final class HostileUpstream {
 
     /** One GET over its own client connection ({@code Connection: close}); everything the client received. */
     static String fetch(RunningShaper shaper, String path) throws IOException {
+        int before = shaper.logLines(" exchange ").size();
+        String got;
         try (RawHttp raw = new RawHttp(shaper.port())) {
             raw.send("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-            return raw.readToEnd();
+            got = raw.readToEnd();
         }
+        // the client may hold its answer before the proxy has handed the upstream connection back to the
+        // pool; the exchange's log line comes after that, so the next request finds the pool settled
+        exchanges(shaper, before + 1);
+        return got;
     }
 
     /** Waits until {@code n} exchanges were logged; returns their lines. */
