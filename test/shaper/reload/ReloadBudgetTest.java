@@ -51,6 +51,9 @@ class ReloadBudgetTest {
                         .POST(HttpRequest.BodyPublishers.ofString(BODY)).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode(), r.body());
             }
+            // an exchange is counted when it settles, just after its client has the answer
+            shaper.testing.RunningShaper.await("the four exchanges counted", BOUND,
+                    () -> tokens(s).counters().requests().stream().mapToLong(c -> c.value()).sum() == 4);
             ProviderTokens before = tokens(s);
             assertTrue(requests(s) < 7, "4 of 10 spent: " + requests(s));
 
