@@ -8,6 +8,8 @@ import shaper.limit.LimiterUnavailableException;
 import shaper.limit.LimiterView;
 import shaper.limit.Permit;
 import shaper.limit.QueueClass;
+import shaper.limit.QueueClient;
+import shaper.limit.QueuePlace;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 
@@ -44,7 +46,13 @@ final class BudgetLimiter implements Limiter {
     /** Queues in the request's class: weighted fair across classes, FIFO within one (see {@link BudgetQueue}). */
     @Override
     public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
-        BudgetTicket t = budget.join(cost, maxDepth, cls, true);
+        return enqueue(maxDepth, cls, QueueClient.ANONYMOUS);
+    }
+
+    /** Queues in the request's class and client's line (see {@link BudgetQueue}). */
+    @Override
+    public Ticket enqueue(int maxDepth, QueueClass cls, QueueClient client) throws QueueFullException, LimiterUnavailableException {
+        BudgetTicket t = budget.join(cost, maxDepth, new QueuePlace(cls, client), true);
         ticket = t;
         return t;
     }
@@ -61,7 +69,7 @@ final class BudgetLimiter implements Limiter {
     public Permit tryAcquire() throws LimiterUnavailableException {
         BudgetTicket t;
         try {
-            t = budget.join(cost, 0, QueueClass.DEFAULT, false);
+            t = budget.join(cost, 0, QueuePlace.DEFAULT, false);
         } catch (QueueFullException unbounded) {
             throw new IllegalStateException("an unbounded queue was full", unbounded);
         }

@@ -37,6 +37,18 @@ public interface Limiter {
         return enqueue(maxDepth);
     }
 
+    /**
+     * {@link #enqueue(int, QueueClass)} for a request of {@code client}: inside a class, clients are
+     * served in proportion to their weights and each client's requests in arrival order; a client's
+     * {@code concurrency} and {@code queueDepth} bound it alone. A limiter without clients (this
+     * default) queues every client as one.
+     *
+     * @param client not null
+     */
+    default Ticket enqueue(int maxDepth, QueueClass cls, QueueClient client) throws QueueFullException, LimiterUnavailableException {
+        return enqueue(maxDepth, cls);
+    }
+
     /** A free slot, or {@code null} when none is free (then others may be waiting: never barges). */
     Permit tryAcquire() throws LimiterUnavailableException;
 

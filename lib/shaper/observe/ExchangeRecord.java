@@ -38,12 +38,13 @@ import shaper.usage.TokenUsage;
  * @param responseBytes   body bytes sent to the client, -1 when unknown
  * @param usage           the tokens it used, reported by the upstream or estimated; {@link TokenUsage#NONE} for none
  * @param priorityClass   the priority class it queued in; empty when the provider declares no classes
+ * @param client          who asked: the identity {@code -client-id} found, {@code anonymous} when none
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
                              int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                              BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage,
-                             String priorityClass) {
+                             String priorityClass, String client) {
     public ExchangeRecord {
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(provider, "provider");
@@ -62,6 +63,7 @@ public record ExchangeRecord(long id, String provider, RouteKind route, String r
         Objects.requireNonNull(requestBody, "requestBody");
         Objects.requireNonNull(responseBody, "responseBody");
         Objects.requireNonNull(priorityClass, "priorityClass");
+        Objects.requireNonNull(client, "client");
         if (status < 0 || attempts < 0) {
             throw new IllegalArgumentException("status/attempts: " + status + "/" + attempts + " (expected: >= 0)");
         }

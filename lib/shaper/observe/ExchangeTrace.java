@@ -32,6 +32,7 @@ public final class ExchangeTrace {
     private volatile long upstreamSent = Timings.UNSET;
     private volatile long lastAttemptSent = Timings.UNSET;
     private volatile String priorityClass = "";
+    private volatile String client = "anonymous";
     private volatile long upstreamHeaders = Timings.UNSET;
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
@@ -90,6 +91,11 @@ public final class ExchangeTrace {
     /** The priority class the request queued in (only when classes are declared). */
     public void priorityClass(String name) {
         this.priorityClass = name == null ? "" : name;
+    }
+
+    /** Who asks: the exchange's client identity. */
+    public void client(String name) {
+        this.client = java.util.Objects.requireNonNull(name, "name");
     }
 
     /**
@@ -209,7 +215,7 @@ public final class ExchangeTrace {
         String wait = !waiting ? "" : what == null ? InFlight.SLOT : what.get();
         return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
                 java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait,
-                priorityClass);
+                priorityClass, client);
     }
 
     boolean retrying() {
@@ -245,6 +251,6 @@ public final class ExchangeTrace {
         }
         return new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
-                requestBody, responseBody, responseBytes, usage, priorityClass);
+                requestBody, responseBody, responseBytes, usage, priorityClass, client);
     }
 }

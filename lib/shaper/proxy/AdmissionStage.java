@@ -56,7 +56,7 @@ final class AdmissionStage {
             cls = cls.withBudget(spend.limiter());
         }
         Waiting waiting = new Waiting(c, body, provider.config().admission().queueComments());
-        Verdict verdict = provider.admission().admit(cls, ex.priority(), waiting);
+        Verdict verdict = provider.admission().admit(cls, ex.place(), waiting);
         if (verdict instanceof Verdict.Admitted admitted) {
             settlement.admitted(admitted); // at once: whatever fails from here on, the slots go back
         }

@@ -10,6 +10,7 @@ import shaper.codec.BodyDecoder;
 import shaper.codec.CodingException;
 import shaper.codec.ContentCodings;
 import shaper.limit.QueueClass;
+import shaper.limit.QueueClient;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.RouteKind;
 import shaper.priority.ModelPeek;
@@ -27,6 +28,9 @@ import shaper.priority.RequestFacts;
  * {@link AdmissionStage#BUFFER_LIMIT}) and judged by its decoded size, counted without keeping the
  * decoded bytes: a bomb costs the threshold, never more. A coded body the proxy cannot decode is
  * judged by its bytes and forwarded as it is: on a passthrough route the upstream decides.
+ *
+ * <p>Client: the identity {@code -client-id} names ({@code shaper.clients}), from the client key's name
+ * and the headers, never the body.
  *
  * <p>Priority: the rules see the routed path, the headers and, only when a {@code model} rule exists
  * and the request may queue, the {@code "model"} in the first {@value #MODEL_PEEK} bytes of the body.
@@ -62,9 +66,10 @@ record Intake(Exchange exchange, RequestBody body, AdmissionClass limiters) {
             body = peek == null ? body : peek.body();
             trace.priorityClass(priority.name());
         }
+        QueueClient who = provider.config().clients().client(name -> headers.first(HeaderNames.create(name)).orElse(null), client);
+        trace.client(who.name());
         Exchange exchange = new Exchange(trace.id(), method, rawPath, req.prologue().query().rawValue(), headers, coding,
-                Exchange.acceptsEventStream(headers), priority,
-                client, cost);
+                Exchange.acceptsEventStream(headers), priority, who, cost);
         return new Intake(exchange, body, cls);
     }
 

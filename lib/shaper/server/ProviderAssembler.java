@@ -119,8 +119,14 @@ final class ProviderAssembler {
                     ? new ExchangePublisher(previous.get().publisher().journal(), previous.get().publisher().counters(), metrics, log)
                     : new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
                             s.time()::wallClock, s.time()::nanoTime), new ExchangeCounters(), metrics, log);
-            // the priority header is for the proxy alone: removed on every route, classes declared or not
+            // the priority header is for the proxy alone: removed on every route, classes declared or not;
+            // so is a client-id header of the shaper's own (x-shaper-...), while a client's own header goes on
             HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
+            for (shaper.clients.ClientSource source : p.clients().identity().sources()) {
+                if (source.shapersOwnHeader()) {
+                    ownHeaders = ownHeaders.then(HeaderRewrite.dropping(source.header()));
+                }
+            }
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);
             Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize())
                     ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s.time()::nanoTime);
