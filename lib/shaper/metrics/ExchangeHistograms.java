@@ -23,12 +23,19 @@ public final class ExchangeHistograms {
     private final Histogram firstByte = histogram(Series.TIME_TO_FIRST_BYTE_SECONDS, RESPONSE_BUCKETS);
     private final Histogram duration = histogram(Series.EXCHANGE_DURATION_SECONDS, RESPONSE_BUCKETS);
     private final Histogram classWait = histogram(Series.CLASS_QUEUE_WAIT_SECONDS, QUEUE_BUCKETS);
+    private final Histogram clientWait = histogram(Series.CLIENT_QUEUE_WAIT_SECONDS, QUEUE_BUCKETS);
+    private final ClientSeries clients = new ClientSeries(clientWait);
 
     /**
      * The observer of {@code provider}'s records, handed to its publisher. Exchanges that asked no
      * limiter for a slot (circuit rejections, upgrades, unbounded passthrough) add no queue-wait sample.
      */
     public Consumer<ExchangeRecord> observer(String provider) {
+        return observer(provider, false);
+    }
+
+    /** {@link #observer(String)}, counting each client too ({@code shaper_client_*}) when {@code perClient}. */
+    public Consumer<ExchangeRecord> observer(String provider, boolean perClient) {
         DistributionDataPoint wait = queueWait.labelValues(provider);
         DistributionDataPoint added = proxyAdded.labelValues(provider);
         DistributionDataPoint first = firstByte.labelValues(provider);
@@ -45,11 +52,18 @@ public final class ExchangeHistograms {
                 first.observe(r.timings().firstByte() / 1e9);
             }
             total.observe(r.timings().duration().toNanos() / 1e9);
+            if (perClient) {
+                clients.observe(provider, r);
+            }
         };
     }
 
     List<Histogram> all() {
-        return List.of(queueWait, proxyAdded, firstByte, duration, classWait);
+        return List.of(queueWait, proxyAdded, firstByte, duration, classWait, clientWait);
+    }
+
+    ClientSeries clients() {
+        return clients;
     }
 
     private static Histogram histogram(Series s, double[] buckets) {

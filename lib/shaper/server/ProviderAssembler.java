@@ -114,7 +114,7 @@ final class ProviderAssembler {
                     ? previous.get().breaker()
                     : CircuitBreaker.of(p.breaker(), s.time()::nanoTime, List.of(BreakerTransitions.logTo(p.name(), log)));
             AdmissionChain admission = AdmissionChain.standard(limiters, breaker, p.admission(), s.time(), s.disconnects());
-            Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name())).orElse(record -> { });
+            Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name(), p.clients().metrics())).orElse(record -> { });
             ExchangePublisher publisher = previous.isPresent()
                     ? new ExchangePublisher(previous.get().publisher().journal(), previous.get().publisher().counters(), metrics, log)
                     : new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
