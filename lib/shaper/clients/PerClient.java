@@ -16,7 +16,7 @@ import shaper.config.ConfigException;
  * @param named    overrides by client name, in the order given
  */
 public record PerClient(int fallback, Map<String, Integer> named) {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:@-]{1," + ClientIdentity.MAX_LENGTH + "}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:@/-]{1," + ClientIdentity.MAX_LENGTH + "}");
 
     public PerClient {
         named = Map.copyOf(named);
@@ -44,7 +44,7 @@ public record PerClient(int fallback, Map<String, Integer> named) {
             int eq = v.lastIndexOf('=');
             String name = eq < 0 ? null : v.substring(0, eq).trim();
             if (name != null && !NAME.matcher(name).matches()) {
-                throw new ConfigException(flag + " \"" + raw + "\": \"" + name + "\" is not a client name (letters, digits, . _ : @ -)");
+                throw new ConfigException(flag + " \"" + raw + "\": \"" + name + "\" is not a client name (letters, digits, . _ : @ / -)");
             }
             int n = number(flag, raw, eq < 0 ? v : v.substring(eq + 1).trim(), min, max);
             if (name == null) {
