@@ -69,13 +69,19 @@ final class DashboardView {
         return l.build();
     }
 
-    /** "○ queued  limited  [class]  GET  2.2s  /path  waiting for tokens (input)": the class when classes are declared. */
+    /**
+     * "○ queued  limited  [class]  [client]  GET  2.2s  /path  waiting for tokens (input)": the class when classes are
+     * declared, the client when it has an identity.
+     */
     static AttributedString inFlight(Theme theme, InFlightRow r, int w) {
         Line l = new Line(w).add("   ", theme.text())
                 .cell(r.queued() ? "○ queued" : "● active", 10, r.queued() ? theme.warn() : theme.ok())
                 .cell(r.limited() ? "limited" : "pass", 9, theme.dim());
         if (!r.priorityClass().isEmpty()) {
             l.cell(r.priorityClass(), 13, theme.accent());
+        }
+        if (!r.client().equals("anonymous")) {
+            l.cell(r.client(), 16, theme.accent());
         }
         l.cell(r.method(), 8, theme.text())
                 .cellRight(Format.duration(r.age()), 8, theme.accent()).add("  ", theme.text()).add(r.path(), theme.text());

@@ -16,10 +16,16 @@ import java.util.Objects;
  * @param priorityClass the priority class it queues in, "" when the provider declares none
  */
 public record InFlightRow(String method, String path, boolean limited, boolean queued, Duration age, String waitingFor,
-                          String priorityClass) {
+                          String priorityClass, String client) {
     /** A row without a stated wait or class. */
     public InFlightRow(String method, String path, boolean limited, boolean queued, Duration age) {
         this(method, path, limited, queued, age, "", "");
+    }
+
+    /** A row of an anonymous client. */
+    public InFlightRow(String method, String path, boolean limited, boolean queued, Duration age, String waitingFor,
+                       String priorityClass) {
+        this(method, path, limited, queued, age, waitingFor, priorityClass, "anonymous");
     }
 
     public InFlightRow {
@@ -28,5 +34,6 @@ public record InFlightRow(String method, String path, boolean limited, boolean q
         Objects.requireNonNull(age, "age");
         Objects.requireNonNull(waitingFor, "waitingFor");
         Objects.requireNonNull(priorityClass, "priorityClass");
+        Objects.requireNonNull(client, "client");
     }
 }
