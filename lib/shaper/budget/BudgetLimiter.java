@@ -38,18 +38,8 @@ final class BudgetLimiter implements Limiter {
         return budget.name() + " budget";
     }
 
-    @Override
-    public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        return enqueue(maxDepth, QueueClass.DEFAULT);
-    }
 
-    /** Queues in the request's class: weighted fair across classes, FIFO within one (see {@link BudgetQueue}). */
-    @Override
-    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
-        return enqueue(maxDepth, cls, QueueClient.ANONYMOUS);
-    }
-
-    /** Queues in the request's class and client's line (see {@link BudgetQueue}). */
+    /** Queues in the request's class and client's line: weighted fair across both, FIFO within one (see {@link BudgetQueue}). */
     @Override
     public Ticket enqueue(int maxDepth, QueueClass cls, QueueClient client) throws QueueFullException, LimiterUnavailableException {
         BudgetTicket t = budget.join(cost, maxDepth, new QueuePlace(cls, client), true);

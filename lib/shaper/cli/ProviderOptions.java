@@ -61,9 +61,6 @@ public final class ProviderOptions {
     @Mixin
     QueueOptions queue = new QueueOptions();
 
-    @Mixin
-    ClientOptions clients = new ClientOptions();
-
     /**
      * @param fallbackName the marker's name, or {@code null} when the section has none
      * @param sectioned    whether the command line used {@code --provider} markers: an unnamed
@@ -82,7 +79,7 @@ public final class ProviderOptions {
         AuthConfig auth = AuthConfig.parse(authSource, authMode, authHeader, anthropicVersion);
         return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), retry.toConfig(),
                 breaker.toConfig(), gateway.toConfig(), auth, cluster.toConfig(), transcode.toConfig(), budget.toConfig(),
-                queue.priority(), queue.adaptive(), clients.toConfig());
+                queue.priority(), queue.adaptive(), queue.clients());
     }
 
     /** Whether {@code -prefix} was given (an explicit {@code /} counts). */

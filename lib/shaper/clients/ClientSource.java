@@ -35,34 +35,35 @@ public record ClientSource(Kind kind, String header) {
      */
     public static List<ClientSource> parseList(String spec) {
         List<ClientSource> out = new ArrayList<>();
-        if (spec == null || spec.isBlank()) {
-            return out;
-        }
-        for (String raw : spec.split(",", -1)) {
-            String entry = raw.trim();
-            ClientSource source;
-            if (entry.equals("key")) {
-                source = new ClientSource(Kind.KEY, "");
-            } else if (entry.equals("session")) {
-                source = new ClientSource(Kind.SESSION, "");
-            } else if (entry.startsWith("header:") && TOKEN.matcher(entry.substring(7)).matches()) {
-                source = new ClientSource(Kind.HEADER, entry.substring(7).toLowerCase(Locale.ROOT));
-            } else {
-                throw new ConfigException("-client-id \"" + spec + "\": \"" + entry
-                        + "\" is not a source (expected: key, header:NAME or session, comma-separated)");
-            }
-            if (source.kind() == Kind.HEADER && (CredentialHeaders.isStripped(source.header())
-                    || source.header().equals("cookie") || source.header().equals("proxy-authorization"))) {
-                // an identity is logged, journaled and a metrics label: a credential must never become one
-                throw new ConfigException("-client-id \"" + spec + "\": \"" + entry + "\" carries credentials and cannot name a client"
-                        + " (use key: the name of the -client-key presented)");
-            }
+        for (String entry : spec == null || spec.isBlank() ? new String[0] : spec.split(",", -1)) {
+            ClientSource source = of(entry.trim(), spec);
             if (out.contains(source)) {
-                throw new ConfigException("-client-id \"" + spec + "\": \"" + entry + "\" is listed twice");
+                throw new ConfigException("-client-id \"" + spec + "\": \"" + source + "\" is listed twice");
             }
             out.add(source);
         }
         return out;
+    }
+
+    /** One entry of {@code spec}. */
+    private static ClientSource of(String entry, String spec) {
+        String header = entry.startsWith("header:") ? entry.substring(7) : null;
+        if (header != null && TOKEN.matcher(header).matches()) {
+            ClientSource source = new ClientSource(Kind.HEADER, header.toLowerCase(Locale.ROOT));
+            String h = source.header();
+            if (CredentialHeaders.isStripped(h) || h.equals("cookie") || h.equals("proxy-authorization")) {
+                // an identity is logged, journaled and a metrics label: a credential must never become one
+                throw new ConfigException("-client-id \"" + spec + "\": \"" + entry + "\" carries credentials and cannot name a client"
+                        + " (use key: the name of the -client-key presented)");
+            }
+            return source;
+        }
+        return switch (entry) {
+            case "key" -> new ClientSource(Kind.KEY, "");
+            case "session" -> new ClientSource(Kind.SESSION, "");
+            default -> throw new ConfigException("-client-id \"" + spec + "\": \"" + entry
+                    + "\" is not a source (expected: key, header:NAME or session, comma-separated)");
+        };
     }
 
     /** Whether the shaper owns this header ({@code x-shaper-...}), so it is removed before forwarding. */

@@ -85,23 +85,11 @@ final class ClusterLimiter implements Limiter, LinkListener {
         return name;
     }
 
-    @Override
-    public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        return enqueue(maxDepth, QueueClass.DEFAULT);
-    }
     /**
-     * {@inheritDoc} The classes are kept cluster-wide ({@link ClassQueueLua}): the order spans every
-     * instance's tickets, and a full queue refuses the newest ticket of the lightest class wherever it
-     * waits (its instance answers it 429), or the arrival itself when none is lighter.
-     */
-    @Override
-    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
-        return enqueue(maxDepth, cls, QueueClient.ANONYMOUS);
-    }
-
-    /**
-     * {@inheritDoc} Clients share their class's turns cluster-wide ({@link ClassQueueLua}); their caps
-     * and depth bounds apply only while the local fallback serves.
+     * {@inheritDoc} Classes and clients are kept cluster-wide ({@link ClassQueueLua}): the order spans
+     * every instance's tickets, and a full queue refuses the newest ticket of the lightest class
+     * wherever it waits (its instance answers it 429), or the arrival itself when none is lighter.
+     * Client caps and depth bounds apply only while the local fallback serves.
      */
     @Override
     public Ticket enqueue(int maxDepth, QueueClass cls, QueueClient client) throws QueueFullException, LimiterUnavailableException {

@@ -7,7 +7,6 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
-import shaper.limit.QueueClass;
 import shaper.limit.QueuePlace;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
@@ -74,11 +73,6 @@ final class ClusterTicket implements Ticket {
         return id;
     }
 
-    QueueClass queueClass() {
-        return place.cls();
-    }
-
-    /** Its class and client, for a requeue after Redis was lost. */
     QueuePlace place() {
         return place;
     }

@@ -125,8 +125,8 @@ final class LeaseCalls {
         ids.addAll(permitIds);
         for (ClusterTicket t : tickets) {
             ids.add(t.id());
-            ids.add(t.queueClass().name());
-            ids.add(Integer.toString(t.queueClass().weight()));
+            ids.add(t.place().cls().name());
+            ids.add(Integer.toString(t.place().cls().weight()));
             ids.add(t.place().client().name());
             ids.add(Integer.toString(t.place().client().weight()));
         }

@@ -10,12 +10,14 @@ final class ClientLine<T extends Queued> extends StrideTurn {
     final WaitQueue<T> fifo = new WaitQueue<>();
 
     ClientLine(QueueClient client) {
+        super(client.weight());
         this.client = client;
     }
 
-    @Override
-    int weight() {
-        return client.weight();
+    /** The newest arrival's policy applies to the whole line. */
+    void policy(QueueClient newest) {
+        client = newest;
+        weight = newest.weight();
     }
 
     @Override

@@ -83,7 +83,7 @@ public final class FairQueue<T extends Queued> {
             return null;
         }
         virtualTime = lane.pass;
-        lane.pass += StrideTurn.STRIDE / lane.cls.weight();
+        lane.served();
         size--;
         return lane.poll(eligible);
     }
@@ -212,12 +212,8 @@ public final class FairQueue<T extends Queued> {
         int size;
 
         Lane(QueueClass cls) {
+            super(cls.weight());
             this.cls = cls;
-        }
-
-        @Override
-        int weight() {
-            return cls.weight();
         }
 
         @Override
@@ -236,7 +232,7 @@ public final class FairQueue<T extends Queued> {
                 line.pass = virtualTime;
                 lines.put(w.client.name(), line);
             }
-            line.client = w.client; // the policy in force is the newest arrival's (a reload may change it)
+            line.policy(w.client);
             line.fifo.addLast(w);
             size++;
         }
@@ -263,7 +259,7 @@ public final class FairQueue<T extends Queued> {
         T poll(Predicate<QueueClient> eligible) {
             ClientLine<T> line = nextLine(eligible);
             virtualTime = line.pass;
-            line.pass += StrideTurn.STRIDE / line.client.weight();
+            line.served();
             T w = line.fifo.first();
             remove(w);
             return w;

@@ -100,16 +100,6 @@ public final class FifoLimiter implements Limiter {
         return limit;
     }
 
-    @Override
-    public Ticket enqueue(int maxDepth) throws QueueFullException {
-        return enqueue(maxDepth, QueueClass.DEFAULT);
-    }
-
-    @Override
-    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException {
-        return enqueue(maxDepth, cls, QueueClient.ANONYMOUS);
-    }
-
     /**
      * {@inheritDoc} A client at its {@code concurrency} cap queues even while a slot is idle. Who a
      * bound refuses: {@link FairQueue#displacedBy}; a displaced waiter gets the arrival's refusal.

@@ -10,8 +10,17 @@ abstract class StrideTurn {
     static final long STRIDE = 1L << 20;
 
     long pass;
+    /** The share this turn is served in proportion to, 1..{@link QueueClass#MAX_WEIGHT}. */
+    int weight;
 
-    abstract int weight();
+    StrideTurn(int weight) {
+        this.weight = weight;
+    }
+
+    /** Takes a turn: the pass moves on by the stride of this weight. */
+    final void served() {
+        pass += STRIDE / weight;
+    }
 
     abstract long headArrival();
 
@@ -20,8 +29,8 @@ abstract class StrideTurn {
         if (pass != other.pass) {
             return pass < other.pass;
         }
-        if (weight() != other.weight()) {
-            return weight() > other.weight();
+        if (weight != other.weight) {
+            return weight > other.weight;
         }
         return headArrival() < other.headArrival();
     }
