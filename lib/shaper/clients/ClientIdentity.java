@@ -17,8 +17,8 @@ public final class ClientIdentity {
     public static final int MAX_LENGTH = 128;
     /**
      * The headers that name an agent session, in the order asked: Claude Code sends
-     * {@code x-claude-code-session-id} on every Messages request; Codex sends {@code session_id}
-     * (older releases) or {@code session-id} on Responses requests and its socket's handshake.
+     * {@code x-claude-code-session-id} on every Messages request; Codex names its session on its
+     * Responses requests (both spellings are asked; {@code SessionIdentityTest} runs the real clients).
      */
     public static final List<String> SESSION_HEADERS = List.of("x-claude-code-session-id", "session-id", "session_id");
 
