@@ -8,9 +8,9 @@ import java.util.function.Function;
  * Who is asking: the first of the configured {@link ClientSource}s that yields a usable name, else
  * {@link #ANONYMOUS}. The one place an exchange's identity is read, whatever transport started it:
  * an HTTP request passes its headers, a turn of a long-lived socket its handshake's headers.
- * Immutable and thread-safe.
+ * Immutable and thread-safe; equal when the sources are (a reload compares configurations).
  */
-public final class ClientIdentity {
+public record ClientIdentity(List<ClientSource> sources) {
     /** The identity of a request no source names. */
     public static final String ANONYMOUS = "anonymous";
     /** The longest value taken as a name; a longer one yields nothing. */
@@ -25,15 +25,9 @@ public final class ClientIdentity {
     /** No source: every request is anonymous. */
     public static final ClientIdentity NONE = new ClientIdentity(List.of());
 
-    private final List<ClientSource> sources;
-
-    public ClientIdentity(List<ClientSource> sources) {
-        this.sources = List.copyOf(sources);
-    }
-
-    /** The sources, in the order asked. */
-    public List<ClientSource> sources() {
-        return sources;
+    /** @param sources the sources, in the order asked */
+    public ClientIdentity {
+        sources = List.copyOf(sources);
     }
 
     /**
