@@ -69,6 +69,9 @@
 #                          BENCH_CAPACITY_LATENCY_MS the fixture's base first-byte delay (100)
 #   BENCH_PRIORITY_BACKGROUND  priority section: background clients beside the 1 interactive one (16),
 #                          BENCH_PRIORITY_SECONDS measured (30; quick 10), BENCH_PRIORITY_WARMUP (5; quick 3)
+#   BENCH_FAIR_AGENTS      fairshare section: the swarm client's concurrent agents beside the 1 interactive client (32),
+#                          BENCH_FAIR_SECONDS measured (60; quick 15), BENCH_FAIR_WARMUP (5; quick 3); not in the default
+#                          BENCH_SECTIONS (BENCH_SECTIONS=fairshare runs it alone)
 #   BENCH_STRICT=1         exit 1 when a target fails (default: exit 0 once the measurements ran)
 #   BENCH_MAX_SECONDS      budget for the whole run (1500; quick 480)
 # Raw tool output stays in bench/results/last/ (git-ignored).
@@ -124,6 +127,9 @@ CAPACITY_TOTAL=$(echo "$CAPACITY_PHASES" | tr ',' '\n' | awk -F: '{ s += $2 } EN
 PRIORITY_BACKGROUND=${BENCH_PRIORITY_BACKGROUND:-16}
 PRIORITY_SECONDS=${BENCH_PRIORITY_SECONDS:-$dps}
 PRIORITY_WARMUP=${BENCH_PRIORITY_WARMUP:-$dpw}
+FAIR_AGENTS=${BENCH_FAIR_AGENTS:-32}
+FAIR_SECONDS=${BENCH_FAIR_SECONDS:-$([ "$QUICK" = 1 ] && echo 15 || echo 60)}
+FAIR_WARMUP=${BENCH_FAIR_WARMUP:-$dpw}
 ADM_CONNECTIONS=${BENCH_ADMISSION_CONNECTIONS:-16}
 ADM_ROUNDS=${BENCH_ADMISSION_ROUNDS:-2}
 ADM_WARMUP=${BENCH_ADMISSION_WARMUP:-$daw}
@@ -1442,6 +1448,47 @@ section_websocket() {
   stop_pid "$shape_started"
   stop_pid "$tunnel_started"
   stop_pid "$pid"
+}
+
+# Fair share between clients, scenario (a): a swarm client of FAIR_AGENTS closed-loop agents and one
+# interactive client sending one request at a time, limit 4. The load is QueueLoad's priority mode; its
+# X-Shaper-Priority values ("background" for the swarm, "interactive") name the clients through
+# -client-id header:x-shaper-priority, with no priority class declared: FIFO, then fair share.
+section_fairshare() {
+  local title="## Fair share: one interactive client beside a swarm of $FAIR_AGENTS agents" probe_pid mode line
+  launch_probe "$RES/fairshare-probe.log"
+  probe_pid=$LAUNCHED_PID
+  local probe_port=$LAUNCHED_PORT
+  md "$title" "" \
+    "One swarm client with $FAIR_AGENTS concurrent agents and one interactive client, closed loops (\`bench/QueueLoad.java priority\`), each request" \
+    "\`POST /slow/v1/messages?delay=100ms\`, through a proxy at \`-limit-all=true -concurrency 4 -release-cooldown 0 -queue-timeout 0\`:" \
+    "every request anonymous (today's FIFO), then \`-client-id header:x-shaper-priority\` (the header names the two clients; no class is declared)." \
+    "${FAIR_SECONDS} s measured after ${FAIR_WARMUP} s of warm-up. Wait = latency minus the service time." "" \
+    "| queue | interactive wait p50 | interactive latency p90 | swarm wait p50 | requests (interactive / swarm) |" \
+    "| --- | ---: | ---: | ---: | ---: |"
+  local fifo_wait="" fair_wait=""
+  for mode in fifo fair; do
+    local extra=()
+    [ "$mode" = fair ] && extra=(-client-id header:x-shaper-priority)
+    launch_proxy "fairshare-$mode-proxy" "http://127.0.0.1:$probe_port" "$RES/fairshare-$mode-proxy.log" \
+      -limit-all=true -concurrency 4 -release-cooldown 0 -queue-timeout 0 "${extra[@]}"
+    run_bounded $((FAIR_SECONDS + FAIR_WARMUP + 180)) ./jbang bench/QueueLoad.java priority -proxy "http://127.0.0.1:$LAUNCHED_PORT" \
+      -background "$FAIR_AGENTS" -interactive 1 -seconds "$FAIR_SECONDS" -warmup "$FAIR_WARMUP" \
+      >"$RES/fairshare-$mode.txt" 2>"$RES/fairshare-$mode.err" || log "fairshare $mode: client failed: $(tail -3 "$RES/fairshare-$mode.err")"
+    stop_pid "$LAUNCHED_STARTED"
+    line=$(grep -m1 '^PRIORITY_RESULT ' "$RES/fairshare-$mode.txt")
+    if [ -z "$line" ]; then
+      md "| $mode | not measured | | | |"
+      continue
+    fi
+    md "| $([ "$mode" = fair ] && echo 'fair share' || echo 'FIFO (anonymous)') | $(kv interactive_wait_p50_ms "$line") ms | $(kv interactive_p90_ms "$line") ms | $(kv background_wait_p50_ms "$line") ms | $(kv interactive_n "$line") / $(kv background_n "$line") |"
+    [ "$mode" = fifo ] && fifo_wait=$(kv interactive_wait_p50_ms "$line") || fair_wait=$(kv interactive_wait_p50_ms "$line")
+  done
+  md ""
+  if [ -n "$fifo_wait" ] && [ -n "$fair_wait" ]; then
+    check "fairshare: interactive wait p50, fair share vs FIFO" "lower" "$fair_wait ms vs $fifo_wait ms" "$(passfail "$fair_wait < $fifo_wait")"
+  fi
+  stop_pid "$probe_pid"
 }
 
 section_queue10k() {

@@ -7,6 +7,8 @@ import shaper.breaker.Admission;
 import shaper.breaker.CircuitBreaker;
 import shaper.limit.Permit;
 import shaper.limit.QueueClass;
+import shaper.limit.QueueClient;
+import shaper.limit.QueuePlace;
 import shaper.limit.TimeSource;
 
 /**
@@ -86,7 +88,16 @@ public final class AdmissionChain {
      * across classes, FIFO within one; see {@code shaper.limit.FairQueue}).
      */
     public Verdict admit(AdmissionClass cls, QueueClass queueClass, QueueWait wait) {
-        AdmissionRequest request = new AdmissionRequest(cls, queueClass, wait, queue.time().nanoTime());
+        return admit(cls, new QueuePlace(queueClass, QueueClient.ANONYMOUS), wait);
+    }
+
+    /**
+     * Asks every link in order, queueing at {@code place} in each limiter: the priority class's lane
+     * (weighted fair across classes), the client's line inside it (weighted fair across clients,
+     * FIFO within one; see {@code shaper.limit.FairQueue}).
+     */
+    public Verdict admit(AdmissionClass cls, QueuePlace place, QueueWait wait) {
+        AdmissionRequest request = new AdmissionRequest(cls, place, wait, queue.time().nanoTime());
         List<LinkResult.Hold> held = new ArrayList<>(links.size());
         boolean ok = false;
         try {

@@ -24,7 +24,7 @@ import shaper.limit.TimeSource;
  *   gone, QueueTimeoutException when the budget is spent
  * </pre>
  *
- * FIFO order holds per limiter and priority class (see {@code shaper.limit}); a request waiting on a later limiter
+ * FIFO order holds per limiter, priority class and client (see {@code shaper.limit}); a request waiting on a later limiter
  * keeps the slots it already holds: given back, they would go to requests behind it, and it would
  * have to queue for them again.
  */
@@ -53,7 +53,7 @@ final class SlotQueue {
      * @throws ClientGoneException  the client left, noticed while preparing or ticking
      */
     Permit take(Limiter limiter, AdmissionRequest request) throws AdmissionException, ClientGoneException, InterruptedException {
-        Ticket ticket = limiter.enqueue(config.queueDepth(), request.queueClass());
+        Ticket ticket = limiter.enqueue(config.queueDepth(), request.place().cls(), request.place().client());
         if (!ticket.queued()) {
             return ticket.await(Duration.ZERO);
         }

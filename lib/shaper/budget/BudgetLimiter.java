@@ -8,6 +8,8 @@ import shaper.limit.LimiterUnavailableException;
 import shaper.limit.LimiterView;
 import shaper.limit.Permit;
 import shaper.limit.QueueClass;
+import shaper.limit.QueueClient;
+import shaper.limit.QueuePlace;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 
@@ -36,15 +38,11 @@ final class BudgetLimiter implements Limiter {
         return budget.name() + " budget";
     }
 
-    @Override
-    public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        return enqueue(maxDepth, QueueClass.DEFAULT);
-    }
 
-    /** Queues in the request's class: weighted fair across classes, FIFO within one (see {@link BudgetQueue}). */
+    /** Queues in the request's class and client's line: weighted fair across both, FIFO within one (see {@link BudgetQueue}). */
     @Override
-    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
-        BudgetTicket t = budget.join(cost, maxDepth, cls, true);
+    public Ticket enqueue(int maxDepth, QueueClass cls, QueueClient client) throws QueueFullException, LimiterUnavailableException {
+        BudgetTicket t = budget.join(cost, maxDepth, new QueuePlace(cls, client), true);
         ticket = t;
         return t;
     }
@@ -61,7 +59,7 @@ final class BudgetLimiter implements Limiter {
     public Permit tryAcquire() throws LimiterUnavailableException {
         BudgetTicket t;
         try {
-            t = budget.join(cost, 0, QueueClass.DEFAULT, false);
+            t = budget.join(cost, 0, QueuePlace.DEFAULT, false);
         } catch (QueueFullException unbounded) {
             throw new IllegalStateException("an unbounded queue was full", unbounded);
         }

@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.Map;
 
 import shaper.limit.FairQueue;
-import shaper.limit.QueueClass;
+import shaper.limit.QueuePlace;
 import shaper.limit.QueueFullException;
 
 /**
- * The requests waiting for one {@link TokenBudget}'s tokens: one FIFO per priority class, served
- * weighted fair ({@link FairQueue}), and one head at a time. The head is whoever the fair order
+ * The requests waiting for one {@link TokenBudget}'s tokens: one lane per priority class and one FIFO
+ * per client inside it, served weighted fair ({@link FairQueue}), and one head at a time. The head is whoever the fair order
  * serves next; it alone asks the buckets, and while its cost does not fit nobody behind it (of any
  * class) is granted, so a large request is never starved by small ones. An arrival of a class
  * whose turn comes first becomes the head at once (and may fit where the old head did not); the
@@ -57,25 +57,28 @@ final class BudgetQueue {
     }
 
     /**
-     * Makes room for an arrival of class {@code arriving} when {@code maxDepth} (0: unbounded)
-     * waiters already queue, counting the arrival as a waiter: the newest waiter of the lightest
-     * class goes. That is the arrival itself when no queued class is lighter (it is refused, and
-     * nothing is queued); otherwise that waiter is refused and the arrival takes its place. Either
-     * refusal says when the head's tokens are expected (room comes when its wait is over).
+     * Makes room for an arrival at {@code place} when its client already has its own bound of
+     * waiters, or {@code maxDepth} (0: unbounded) waiters already queue, counting the arrival as a
+     * waiter: whom {@link FairQueue#displacedBy} names goes, the arrival itself (it is refused, and
+     * nothing is queued) or a waiter (refused; the arrival takes its place). Either refusal says
+     * when the head's tokens are expected (room comes when its wait is over).
      *
      * @throws BucketStore.Unavailable as {@link BucketStore#wouldWait}
      */
-    void makeRoom(String budget, int maxDepth, QueueClass arriving) throws QueueFullException {
-        if (maxDepth == 0 || size() < maxDepth) {
+    void makeRoom(String budget, int maxDepth, QueuePlace place) throws QueueFullException {
+        if (size() == 0) {
             return;
         }
-        QueueFullException full = new QueueFullException(budget, size(), maxDepth, Duration.ofNanos(store.wouldWait(head().cost)));
-        BudgetTicket victim = fair.victimFor(arriving);
-        if (victim == null) {
-            throw full;
+        BudgetTicket head = head();
+        // asked only when someone is refused: a shared store answers over the network
+        FairQueue.Refusal refusal = (queued, bound) -> new QueueFullException(budget, queued, bound,
+                Duration.ofNanos(store.wouldWait(head.cost)));
+        BudgetTicket victim = fair.displacedBy(maxDepth, place.cls(), place.client(), refusal);
+        if (victim != null) {
+            QueueFullException full = refusal.full(maxDepth, maxDepth);
+            remove(victim);
+            victim.refused(full);
         }
-        remove(victim);
-        victim.refused(full);
     }
 
     /**

@@ -7,7 +7,7 @@ import java.util.concurrent.locks.Condition;
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
 import shaper.limit.QueueCancelledException;
-import shaper.limit.QueueClass;
+import shaper.limit.QueuePlace;
 import shaper.limit.QueueFullException;
 import shaper.limit.Queued;
 import shaper.limit.QueueTimeoutException;
@@ -40,18 +40,18 @@ final class BudgetTicket extends Queued implements Ticket {
     private QueueFullException refusal;
 
     /** A ticket whose cost was taken on arrival: it waits for nothing. */
-    static BudgetTicket granted(TokenBudget budget, long number, Cost cost, QueueClass cls) {
-        return new BudgetTicket(budget, number, cost, cls, null);
+    static BudgetTicket granted(TokenBudget budget, long number, Cost cost, QueuePlace place) {
+        return new BudgetTicket(budget, number, cost, place, null);
     }
 
     /** A ticket that joins the queue, waiting for {@code waitingFor} (a kind's word or {@link TokenBudget#HOLD}). */
-    static BudgetTicket queued(TokenBudget budget, long number, Cost cost, QueueClass cls, String waitingFor) {
-        return new BudgetTicket(budget, number, cost, cls, Objects.requireNonNull(waitingFor, "waitingFor"));
+    static BudgetTicket queued(TokenBudget budget, long number, Cost cost, QueuePlace place, String waitingFor) {
+        return new BudgetTicket(budget, number, cost, place, Objects.requireNonNull(waitingFor, "waitingFor"));
     }
 
     /** @param waitingFor what a queued ticket waits for; null only for a ticket granted on arrival */
-    private BudgetTicket(TokenBudget budget, long number, Cost cost, QueueClass cls, String waitingFor) {
-        super(cls);
+    private BudgetTicket(TokenBudget budget, long number, Cost cost, QueuePlace place, String waitingFor) {
+        super(place.cls(), place.client());
         this.budget = budget;
         this.number = number;
         this.cost = cost;

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 import shaper.limit.LimiterUnavailableException;
-import shaper.limit.QueueClass;
+import shaper.limit.QueuePlace;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -91,16 +91,15 @@ public final class TokenBudget {
      * @throws LimiterUnavailableException the shared store is unreachable and fails closed; nothing was queued or taken
      */
     public Ticket enqueue(Cost cost, int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        return join(cost, maxDepth, QueueClass.DEFAULT, true);
+        return join(cost, maxDepth, QueuePlace.DEFAULT, true);
     }
 
     /**
-     * As {@link #enqueue}, in class {@code cls}'s queue; unless {@code mayQueue}, null instead of a
-     * queued ticket (and no reservation). A full queue refuses the newest waiter of the lightest
-     * class, the arrival counted as a waiter: a lighter-or-equal arrival is itself refused, a
-     * heavier one takes the place of that waiter (whose client gets the same {@code 429}).
+     * As {@link #enqueue}, at {@code place} (its class's lane, its client's line); unless
+     * {@code mayQueue}, null instead of a queued ticket (and no reservation). Who a bound refuses:
+     * {@link BudgetQueue#makeRoom}.
      */
-    BudgetTicket join(Cost cost, int maxDepth, QueueClass cls, boolean mayQueue) throws QueueFullException, LimiterUnavailableException {
+    BudgetTicket join(Cost cost, int maxDepth, QueuePlace place, boolean mayQueue) throws QueueFullException, LimiterUnavailableException {
         lock.lock();
         try {
             long number = ++tickets;
@@ -108,7 +107,7 @@ public final class TokenBudget {
             if (queue.isEmpty()) {
                 block = store.take(cost, number);
                 if (block == null) {
-                    return BudgetTicket.granted(this, number, cost, cls);
+                    return BudgetTicket.granted(this, number, cost, place);
                 }
             }
             if (!mayQueue) {
@@ -118,9 +117,9 @@ public final class TokenBudget {
                 return null;
             }
             BudgetTicket head = queue.head();
-            queue.makeRoom(name, maxDepth, cls);
+            queue.makeRoom(name, maxDepth, place);
             String reason = block != null ? block.what() : head.waitingFor();
-            BudgetTicket t = BudgetTicket.queued(this, number, cost, cls, reason == null ? RateLimitKind.TOKENS.word() : reason);
+            BudgetTicket t = BudgetTicket.queued(this, number, cost, place, reason == null ? RateLimitKind.TOKENS.word() : reason);
             queue.add(t, block != null);
             if (block != null) {
                 schedule(block.nanos()); // the new head: it wakes when its wait is over

@@ -82,7 +82,7 @@ public final class ProviderOptions {
         AuthConfig auth = AuthConfig.parse(authSource, authMode, authHeader, anthropicVersion);
         return new ProviderConfig(resolvedName, uri, prefix == null ? "" : prefix, admission.toConfig(), retry.toConfig(),
                 breaker.toConfig(), gateway.toConfig(wire.toConfig()), auth, cluster.toConfig(), transcode.toConfig(), budget.toConfig(),
-                queue.priority(), queue.adaptive());
+                queue.priority(), queue.adaptive(), queue.clients());
     }
 
     /** Whether {@code -prefix} was given (an explicit {@code /} counts). */

@@ -13,11 +13,22 @@ package shaper.cluster;
  * waiters is never starved. With one class (no {@code -priority-class}) tags follow arrival: a FIFO.
  * Instances agree on a class by its name; each ticket carries its own weight.
  *
+ * <p>Clients: a ticket of a named client (not {@code anonymous}) takes its pass from its
+ * <i>flow</i>, its class and client together, whose pass grows by {@code STRIDE / (class weight x
+ * client weight)}: inside one class, clients get turns in proportion to their weights and each
+ * client's own tickets stay FIFO, so one instance's swarm cannot starve another instance's
+ * interactive client. Flows differ from the in-process scheduler in one way: with several classes
+ * waiting, each named client's flow counts at its class's weight, so a class's share grows with
+ * its number of waiting clients (with one class, the default, the two agree). A flow whose pass the
+ * virtual time has reached is dropped ({@code B:qf}): it would re-enter at the virtual time anyway,
+ * so Redis keeps flows only for clients served recently.
+ *
  * <pre>
  *   B:qt  zset  ticket id → tag            the service order
  *   B:qw  hash  ticket id → weight         for ties and for overflow's victim
  *   B:qp  hash  class → next pass, and {@code #vt} → the virtual time (class names never hold '#')
  *   B:qr  zset  ticket id → expiry ms      tickets refused by overflow, so a renewal reports them
+ *   B:qf  zset  flow (class|client) → next pass, for named clients
  * </pre>
  * Tags are integers below 2^53 (exact in a Lua number and a zset score) for 2^33 grants at weight 1.
  */
@@ -25,14 +36,21 @@ final class ClassQueueLua {
     private ClassQueueLua() {
     }
 
-    /** Defines {@code queueTicket(id, cls, weight)}, {@code nextTicket()}, {@code served(tag)}, {@code victimFor(weight)}. */
+    /** Defines {@code queueTicket(id, cls, weight, client, cweight)}, {@code nextTicket()}, {@code served(tag)}, {@code victimFor(weight)}. */
     static final String FUNCTIONS = """
             local STRIDE = 1048576
-            local function queueTicket(id, cls, weight)
+            local function queueTicket(id, cls, weight, client, cweight)
               local seq = redis.call('INCR', SEQ)
               local vt = tonumber(redis.call('HGET', QP, '#vt') or '0')
-              local tag = math.max(tonumber(redis.call('HGET', QP, cls) or '0'), vt)
-              redis.call('HSET', QP, cls, tag + math.floor(STRIDE / weight))
+              local tag
+              if client == nil or client == '' or client == 'anonymous' then
+                tag = math.max(tonumber(redis.call('HGET', QP, cls) or '0'), vt)
+                redis.call('HSET', QP, cls, tag + math.floor(STRIDE / weight))
+              else
+                local flow = cls .. '|' .. client
+                tag = math.max(tonumber(redis.call('ZSCORE', QF, flow) or '0'), vt)
+                redis.call('ZADD', QF, tag + math.max(1, math.floor(STRIDE / (weight * (cweight or 1)))), flow)
+              end
               redis.call('ZADD', Q, seq, id); redis.call('ZADD', QT, tag, id); redis.call('HSET', QW, id, weight)
               redis.call('ZADD', QL, now + lease, id); redis.call('ZADD', QA, now, id)
             end
@@ -52,6 +70,7 @@ final class ClassQueueLua {
             end
             local function served(tag)
               redis.call('HSET', QP, '#vt', tag)
+              redis.call('ZREMRANGEBYSCORE', QF, '-inf', tag)
             end
             -- the newest ticket of the lightest class lighter than weight, or nil (then the arrival is refused)
             local function victimFor(weight)

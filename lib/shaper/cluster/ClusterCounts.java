@@ -60,7 +60,7 @@ final class ClusterCounts {
     LimiterView view() {
         Map<String, Integer> byClass = new LinkedHashMap<>(fallback.view().queuedByClass());
         for (ClusterTicket t : queued.get()) {
-            byClass.merge(t.queueClass().name(), 1, Integer::sum);
+            byClass.merge(t.place().cls().name(), 1, Integer::sum);
         }
         return new LimiterView(snapshot(), 0, byClass);
     }

@@ -15,6 +15,8 @@ import shaper.limit.LimiterView;
 import shaper.limit.LoadSample;
 import shaper.limit.Permit;
 import shaper.limit.QueueClass;
+import shaper.limit.QueueClient;
+import shaper.limit.QueuePlace;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -83,34 +85,32 @@ final class ClusterLimiter implements Limiter, LinkListener {
         return name;
     }
 
-    @Override
-    public Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
-        return enqueue(maxDepth, QueueClass.DEFAULT);
-    }
     /**
-     * {@inheritDoc} The classes are kept cluster-wide ({@link ClassQueueLua}): the order spans every
-     * instance's tickets, and a full queue refuses the newest ticket of the lightest class wherever it
-     * waits (its instance answers it 429), or the arrival itself when none is lighter.
+     * {@inheritDoc} Classes and clients are kept cluster-wide ({@link ClassQueueLua}): the order spans
+     * every instance's tickets, and a full queue refuses the newest ticket of the lightest class
+     * wherever it waits (its instance answers it 429), or the arrival itself when none is lighter.
+     * Client caps and depth bounds apply only while the local fallback serves.
      */
     @Override
-    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
+    public Ticket enqueue(int maxDepth, QueueClass cls, QueueClient client) throws QueueFullException, LimiterUnavailableException {
+        QueuePlace place = new QueuePlace(cls, client);
         if (maxDepth < 0) {
             throw new IllegalArgumentException("maxDepth must be >= 0, got " + maxDepth);
         }
         if (!link.up()) {
-            return fallback.admit(this, maxDepth, cls, arrivals.incrementAndGet(), live.values());
+            return fallback.admit(this, maxDepth, place, arrivals.incrementAndGet(), live.values());
         }
         String id = link.newId();
-        ClusterTicket ticket = new ClusterTicket(this, id, arrivals.incrementAndGet(), cls, maxDepth);
+        ClusterTicket ticket = new ClusterTicket(this, id, arrivals.incrementAndGet(), place, maxDepth);
         queued.put(id, ticket); // before the script: its grant may be pushed before the reply arrives
         EnqueueReply reply;
         try {
-            reply = calls.enqueue(id, maxDepth, cls);
+            reply = calls.enqueue(id, maxDepth, place);
         } catch (RedisUnavailable e) {
             if (queued.remove(id) == null) {
                 return ticket; // the link-down listener already moved it to the fallback (or failed it)
             }
-            return fallback.admit(this, maxDepth, cls, arrivals.incrementAndGet(), live.values());
+            return fallback.admit(this, maxDepth, place, arrivals.incrementAndGet(), live.values());
         }
         switch (reply) {
             case EnqueueReply.Granted g -> {

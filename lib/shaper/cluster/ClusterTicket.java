@@ -7,7 +7,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
-import shaper.limit.QueueClass;
+import shaper.limit.QueuePlace;
 import shaper.limit.QueueCancelledException;
 import shaper.limit.QueueFullException;
 import shaper.limit.QueueTimeoutException;
@@ -33,7 +33,7 @@ final class ClusterTicket implements Ticket {
     private final ClusterLimiter limiter;
     private final String id;
     final long arrival;
-    private final QueueClass cls;
+    private final QueuePlace place;
     /** The depth bound it queued under, for the answer when a heavier arrival displaces it. */
     private final int depth;
     private final ReentrantLock lock = new ReentrantLock();
@@ -43,19 +43,19 @@ final class ClusterTicket implements Ticket {
     private Permit grant;
     private Ticket local;
 
-    /** A ticket queued in Redis under {@code id}, in class {@code cls}, under the depth bound {@code depth}. */
-    ClusterTicket(ClusterLimiter limiter, String id, long arrival, QueueClass cls, int depth) {
+    /** A ticket queued in Redis under {@code id}, at {@code place}, under the depth bound {@code depth}. */
+    ClusterTicket(ClusterLimiter limiter, String id, long arrival, QueuePlace place, int depth) {
         this.limiter = limiter;
         this.id = id;
         this.arrival = arrival;
-        this.cls = Objects.requireNonNull(cls, "cls");
+        this.place = Objects.requireNonNull(place, "place");
         this.depth = depth;
         this.state = State.QUEUED;
     }
 
     /** A ticket of the fallback limiter from the start. */
-    static ClusterTicket ofLocal(ClusterLimiter limiter, Ticket local, long arrival, QueueClass cls) {
-        ClusterTicket t = new ClusterTicket(limiter, "local", arrival, cls, 0);
+    static ClusterTicket ofLocal(ClusterLimiter limiter, Ticket local, long arrival, QueuePlace place) {
+        ClusterTicket t = new ClusterTicket(limiter, "local", arrival, place, 0);
         t.state = State.LOCAL;
         t.local = Objects.requireNonNull(local);
         return t;
@@ -63,7 +63,7 @@ final class ClusterTicket implements Ticket {
 
     /** A ticket whose slot was free at once. */
     static ClusterTicket granted(ClusterLimiter limiter, String id, Permit permit) {
-        ClusterTicket t = new ClusterTicket(limiter, id, 0, QueueClass.DEFAULT, 0);
+        ClusterTicket t = new ClusterTicket(limiter, id, 0, QueuePlace.DEFAULT, 0);
         t.state = State.GRANTED;
         t.grant = permit;
         return t;
@@ -73,8 +73,8 @@ final class ClusterTicket implements Ticket {
         return id;
     }
 
-    QueueClass queueClass() {
-        return cls;
+    QueuePlace place() {
+        return place;
     }
 
     @Override

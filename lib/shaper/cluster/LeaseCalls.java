@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import shaper.limit.QueueClass;
+import shaper.limit.QueuePlace;
 
 /**
  * The Redis side of one limiter: its keys, the arguments every script shares, and one typed call
@@ -29,7 +30,7 @@ final class LeaseCalls {
         this.baseKey = baseKey(namespace, key);
         this.keys = List.of(baseKey + ":p", baseKey + ":c", baseKey + ":q", baseKey + ":ql", baseKey + ":qa",
                 baseKey + ":seq", baseKey + ":h", baseKey + ":qt", baseKey + ":qw", baseKey + ":qp", baseKey + ":qr",
-                baseKey + ":l", baseKey + ":pe");
+                baseKey + ":l", baseKey + ":pe", baseKey + ":qf");
         this.common = List.of(Integer.toString(limit), Long.toString(releaseCooldown.toMillis()), Long.toString(lease.toMillis()),
                 link.channelPrefix(), headroom ? "1" : "0", Integer.toString(adaptiveMin));
     }
@@ -48,12 +49,13 @@ final class LeaseCalls {
     }
 
     /**
-     * Takes a free slot under {@code id}, or queues it in class {@code cls} unless {@code depth}
-     * waiters are there (0 = unbounded) and none of them is of a lighter class.
+     * Takes a free slot under {@code id}, or queues it at {@code place} (its class, its client's turns)
+     * unless {@code depth} waiters are there (0 = unbounded) and none of them is of a lighter class.
      */
-    EnqueueReply enqueue(String id, int depth, QueueClass cls) {
+    EnqueueReply enqueue(String id, int depth, QueuePlace place) {
+        QueueClass cls = place.cls();
         return EnqueueReply.decode(eval(LeaseScripts.ENQUEUE, id, Integer.toString(depth), "queue", cls.name(),
-                Integer.toString(cls.weight())));
+                Integer.toString(cls.weight()), place.client().name(), Integer.toString(place.client().weight())));
     }
 
     /** Takes a free slot under {@code id} if nobody waits; never queues. */
@@ -118,13 +120,15 @@ final class LeaseCalls {
      * their classes, in the given order. Returns the next event in ms.
      */
     long reassert(List<String> permitIds, List<ClusterTicket> tickets) {
-        List<String> ids = new ArrayList<>(1 + permitIds.size() + 3 * tickets.size());
+        List<String> ids = new ArrayList<>(1 + permitIds.size() + 5 * tickets.size());
         ids.add(Integer.toString(permitIds.size()));
         ids.addAll(permitIds);
         for (ClusterTicket t : tickets) {
             ids.add(t.id());
-            ids.add(t.queueClass().name());
-            ids.add(Integer.toString(t.queueClass().weight()));
+            ids.add(t.place().cls().name());
+            ids.add(Integer.toString(t.place().cls().weight()));
+            ids.add(t.place().client().name());
+            ids.add(Integer.toString(t.place().client().weight()));
         }
         return number(eval(LeaseScripts.REASSERT, ids.toArray(String[]::new)));
     }

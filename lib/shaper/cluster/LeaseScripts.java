@@ -14,7 +14,7 @@ package shaper.cluster;
  *   B:qa   zset  ticket id → arrival ms    for the oldest waiter's age
  *   B:seq  counter                          arrival order
  *   B:h    string with PX                   adaptive headroom: one slot withheld while it exists
- *   B:qt, B:qw, B:qp, B:qr                  priority classes: see {@link ClassQueueLua}
+ *   B:qt, B:qw, B:qp, B:qr, B:qf            priority classes and clients: see {@link ClassQueueLua}
  *   B:l, B:pe                               the shared adaptive limit: see {@link SharedLimitLua}
  * </pre>
  * Common {@code ARGV}: limit (the ceiling, when adaptive), release cooldown ms, lease ms, grant channel
@@ -34,7 +34,7 @@ final class LeaseScripts {
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             local P, C, Q, QL, QA, SEQ, H = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-            local QT, QW, QP, QR, L, PE = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
+            local QT, QW, QP, QR, L, PE, QF = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]
             local limit, cooldown, lease = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
             local chan, headroom = ARGV[4], ARGV[5] == '1'
             local function owner(id)
@@ -105,7 +105,7 @@ final class LeaseScripts {
 
     /**
      * ARGV[7] id, ARGV[8] depth (0 = unbounded), ARGV[9] {@code queue} or {@code try}, ARGV[10] class,
-     * ARGV[11] weight. Returns {@code {1}} granted, {@code {0}} none free (try), {@code {2, waiters}}
+     * ARGV[11] weight, ARGV[12] client (absent: anonymous), ARGV[13] its weight. Returns {@code {1}} granted, {@code {0}} none free (try), {@code {2, waiters}}
      * queue full (the arrival refused), {@code {3, nextEventMs}} queued. At a full queue the newest
      * ticket of the lightest class lighter than the arrival's is refused instead (removed, kept in
      * {@code B:qr} for a lease, its owner told), and the arrival queues.
@@ -125,7 +125,7 @@ final class LeaseScripts {
               redis.call('ZADD', QR, now + lease, victim)
               redis.call('PUBLISH', owner(victim), string.sub(P, 1, -3) .. ' !' .. victim)
             end
-            queueTicket(id, cls, weight)
+            queueTicket(id, cls, weight, ARGV[12], tonumber(ARGV[13] or '1'))
             return {3, nextEvent()}
             """;
 
@@ -205,16 +205,16 @@ final class LeaseScripts {
     /**
      * Re-registers what an instance knows it holds after Redis lost it: ARGV[7] number of permit
      * ids, the permit ids (added as in use, even past the limit: their exchanges are running), then
-     * for each ticket to queue again (at the tail of its class, in the given order) its id, class
-     * and weight. Returns the next event in ms.
+     * for each ticket to queue again (at the tail of its class, in the given order) its id, class,
+     * weight, client and client weight. Returns the next event in ms.
      */
     static final String REASSERT = PRELUDE + """
             local np = tonumber(ARGV[7])
             for i = 8, 7 + np do redis.call('ZADD', P, 'NX', now + lease, ARGV[i]) end
-            for i = 8 + np, #ARGV, 3 do
+            for i = 8 + np, #ARGV, 5 do
               local id = ARGV[i]
               if not redis.call('ZSCORE', Q, id) and not redis.call('ZSCORE', P, id) then
-                queueTicket(id, ARGV[i + 1], tonumber(ARGV[i + 2]))
+                queueTicket(id, ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], tonumber(ARGV[i + 4]))
               end
             end
             pump()

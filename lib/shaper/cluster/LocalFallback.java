@@ -11,7 +11,7 @@ import shaper.limit.LimiterSnapshot;
 import shaper.limit.LimiterView;
 import shaper.limit.LimiterUnavailableException;
 import shaper.limit.Permit;
-import shaper.limit.QueueClass;
+import shaper.limit.QueuePlace;
 import shaper.limit.QueueFullException;
 import shaper.limit.Ticket;
 import shaper.limit.TimeSource;
@@ -55,10 +55,10 @@ final class LocalFallback {
      *
      * @throws LimiterUnavailableException failing closed
      */
-    Ticket enqueue(int maxDepth, QueueClass cls, Collection<ClusterPermit> running) throws QueueFullException, LimiterUnavailableException {
+    Ticket enqueue(int maxDepth, QueuePlace place, Collection<ClusterPermit> running) throws QueueFullException, LimiterUnavailableException {
         refuseIfClosed();
         count(running);
-        return local.enqueue(maxDepth, cls);
+        return local.enqueue(maxDepth, place.cls(), place.client());
     }
 
     /** A free local slot after counting {@code running}, or null. */
@@ -72,9 +72,9 @@ final class LocalFallback {
      * Admits a request of {@code limiter} here: a granted ticket holding an adopted permit, or one
      * waiting in the local queue in class {@code cls}.
      */
-    Ticket admit(ClusterLimiter limiter, int maxDepth, QueueClass cls, long arrival, Collection<ClusterPermit> running)
+    Ticket admit(ClusterLimiter limiter, int maxDepth, QueuePlace place, long arrival, Collection<ClusterPermit> running)
             throws QueueFullException, LimiterUnavailableException {
-        Ticket t = enqueue(maxDepth, cls, running);
+        Ticket t = enqueue(maxDepth, place, running);
         if (!t.queued()) {
             try {
                 return ClusterTicket.granted(limiter, "local", limiter.adoptLocal(t.await(Duration.ZERO)));
@@ -82,7 +82,7 @@ final class LocalFallback {
                 throw new IllegalStateException("a granted local ticket could not be claimed", e);
             }
         }
-        return ClusterTicket.ofLocal(limiter, t, arrival, cls);
+        return ClusterTicket.ofLocal(limiter, t, arrival, place);
     }
 
     /**
@@ -91,16 +91,16 @@ final class LocalFallback {
      */
     void takeOver(Collection<ClusterPermit> running, List<ClusterTicket> waiting) {
         count(running);
-        waiting.stream().sorted(Comparator.comparingLong(t -> t.arrival)).forEach(t -> t.redisLost(() -> requeue(t.queueClass())));
+        waiting.stream().sorted(Comparator.comparingLong(t -> t.arrival)).forEach(t -> t.redisLost(() -> requeue(t.place())));
     }
 
     /** A place in the local queue for a ticket whose Redis queue was lost; {@code null} when failing closed. */
-    Ticket requeue(QueueClass cls) {
+    Ticket requeue(QueuePlace place) {
         if (mode == RedisFallback.CLOSED) {
             return null;
         }
         try {
-            return local.enqueue(0, cls);
+            return local.enqueue(0, place.cls(), place.client());
         } catch (QueueFullException e) {
             throw new IllegalStateException("an unbounded enqueue was refused", e);
         }

@@ -5,14 +5,11 @@ import java.util.Objects;
 import java.util.function.IntConsumer;
 
 /**
- * A concurrency limiter with a weighted fair queue (FIFO within a priority class; one class = a plain
- * FIFO), release cooldown, timed holds, adaptive headroom and an optional adaptive limit: the one
- * primitive behind route, group, default-pool, global and large-request limits. See the package
- * documentation for the admission diagram and guarantees.
- *
- * <p>Where each slot is lives in a {@link SlotLedger}; it, the queue and the adaptive limit are
- * guarded by one {@link LimiterLock} held only for O(classes) bookkeeping; waiting happens on per-waiter
- * conditions and delayed work on the {@link TimeSource}'s timer.
+ * A concurrency limiter with a weighted fair queue (classes by weight, clients by weight inside a
+ * class, FIFO per client), per-client caps, release cooldown, timed holds, adaptive headroom and an
+ * optional adaptive limit: the one primitive behind route, group, default-pool, global and
+ * large-request limits (see the package documentation). A {@link SlotLedger}, the queue and the
+ * adaptive limit are guarded by one {@link LimiterLock}; waiters park on their own conditions.
  */
 public final class FifoLimiter implements Limiter {
     /** The default {@code -release-cooldown}: how long a released slot cools before the next waiter gets it. */
@@ -30,11 +27,12 @@ public final class FifoLimiter implements Limiter {
 
     // Guarded by lock.
     private final FairQueue<Waiter> queue = new FairQueue<>();
+    private final ClientHolds holds = new ClientHolds();
     private final AdaptiveLimit adaptive;
     private final SlotLedger slots;
     private TimeSource.Cancellable headroomTimer;
 
-    /** A limiter with a fixed limit; see {@link #FifoLimiter(String, int, Duration, Duration, TimeSource, AdaptiveConcurrency)}. */
+    /** A limiter with a fixed limit. */
     public FifoLimiter(String name, int limit, Duration releaseCooldown, Duration headroomWindow, TimeSource time) {
         this(name, limit, releaseCooldown, headroomWindow, time, null);
     }
@@ -102,37 +100,30 @@ public final class FifoLimiter implements Limiter {
         return limit;
     }
 
-    @Override
-    public Ticket enqueue(int maxDepth) throws QueueFullException {
-        return enqueue(maxDepth, QueueClass.DEFAULT);
-    }
-
     /**
-     * {@inheritDoc} In a full queue the newest waiter of the lightest class is refused, the arrival
-     * counted as a waiter: a lighter-or-equal arrival is itself refused, a heavier one displaces it.
+     * {@inheritDoc} A client at its {@code concurrency} cap queues even while a slot is idle. Who a
+     * bound refuses: {@link FairQueue#displacedBy}; a displaced waiter gets the arrival's refusal.
      */
     @Override
-    public Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException {
+    public Ticket enqueue(int maxDepth, QueueClass cls, QueueClient client) throws QueueFullException {
         if (maxDepth < 0) {
             throw new IllegalArgumentException("maxDepth must be >= 0, got " + maxDepth);
         }
         Objects.requireNonNull(cls, "cls");
+        Objects.requireNonNull(client, "client");
         lock.lock();
         try {
-            Grant free = takeIdle();
+            Grant free = holds.mayTake(client) ? takeIdle(client) : null;
             if (free != null) {
-                return new Waiter(this, cls, time.nanoTime(), free);
+                return new Waiter(this, cls, client, time.nanoTime(), free);
             }
-            if (maxDepth > 0 && queue.size() >= maxDepth) {
-                QueueFullException full = new QueueFullException(name, queue.size(), maxDepth);
-                Waiter victim = queue.victimFor(cls);
-                if (victim == null) {
-                    throw full;
-                }
+            FairQueue.Refusal refusal = (queued, bound) -> new QueueFullException(name, queued, bound);
+            Waiter victim = queue.displacedBy(maxDepth, cls, client, refusal);
+            if (victim != null) {
                 queue.remove(victim);
-                victim.refused(full);
+                victim.refused(refusal.full(maxDepth, maxDepth));
             }
-            Waiter w = new Waiter(this, cls, time.nanoTime(), null);
+            Waiter w = new Waiter(this, cls, client, time.nanoTime(), null);
             queue.add(w);
             return w;
         } finally {
@@ -142,7 +133,7 @@ public final class FifoLimiter implements Limiter {
 
     @Override
     public Permit tryAcquire() {
-        return lock.get(this::takeIdle);
+        return lock.get(() -> takeIdle(QueueClient.ANONYMOUS));
     }
 
     /**
@@ -194,12 +185,13 @@ public final class FifoLimiter implements Limiter {
 
     // ---- transitions; callers hold the lock unless the method takes it ----
 
-    private Grant takeIdle() {
-        return slots.takeIdle() ? newGrant() : null;
+    private Grant takeIdle(QueueClient client) {
+        return slots.takeIdle() ? newGrant(client) : null;
     }
 
-    private Grant newGrant() {
-        return new Grant(this, adaptive == null ? 0 : adaptive.epoch());
+    private Grant newGrant(QueueClient client) {
+        holds.took(client);
+        return new Grant(this, adaptive == null ? 0 : adaptive.epoch(), client);
     }
 
     /** A queued waiter timed out, was cancelled or interrupted. */
@@ -208,7 +200,8 @@ public final class FifoLimiter implements Limiter {
     }
 
     /** A granted slot was cancelled before it was claimed: it was never used, so no cooldown. */
-    void returnUnused() {
+    void returnUnused(Grant g) {
+        holds.gave(g.client);
         slots.inUse--;
         slotReturned();
     }
@@ -237,6 +230,8 @@ public final class FifoLimiter implements Limiter {
             if (!g.markReleased()) {
                 return;
             }
+            holds.gave(g.client);
+            grantIdle(); // the client may now take a slot that stayed idle while it was at its cap
             phase(hold, n -> slots.held += n, this::endHold);
         });
     }
@@ -246,11 +241,7 @@ public final class FifoLimiter implements Limiter {
         phase(releaseCooldown, n -> slots.cooling += n, this::slotReturned);
     }
 
-    /**
-     * One phase of a slot's way back (a hold, the release cooldown): the slot is counted in it
-     * ({@code count} takes +1, then -1) for {@code delay}, then goes on to {@code next}; a zero
-     * delay goes on at once.
-     */
+    /** One phase of a slot's way back (a hold, the cooldown): counted in it for {@code delay}, then on to {@code next}. */
     private void phase(Duration delay, IntConsumer count, Runnable next) {
         if (delay.isZero()) {
             next.run();
@@ -280,15 +271,20 @@ public final class FifoLimiter implements Limiter {
 
     /** A slot re-enters the pool: headroom or a lowered limit keeps it, or the next waiter gets it, or it goes idle. */
     private void slotReturned() {
-        if (slots.keepsReturn()) {
-            return;
-        }
-        Waiter w = queue.poll();
-        if (w == null) {
+        if (!slots.keepsReturn()) {
             slots.idle++;
-            return;
+            grantIdle();
         }
-        slots.inUse++;
-        w.granted(newGrant());
+    }
+
+    /**
+     * Hands idle slots to the waiters whose turn it is among those under their client's cap: a slot
+     * is idle only while no such waiter waits (a capped client's waiters may wait beside idle slots).
+     */
+    private void grantIdle() {
+        for (Waiter w; slots.idle > 0 && (w = queue.poll(holds::mayTake)) != null; ) {
+            slots.takeIdle();
+            w.granted(newGrant(w.queueClient()));
+        }
     }
 }

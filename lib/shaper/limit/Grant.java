@@ -7,12 +7,15 @@ final class Grant implements Permit {
     private final FifoLimiter limiter;
     /** The adaptive limit's epoch when this slot was granted (0 for a fixed limit). */
     final long epoch;
+    /** Whom the slot was granted to: counted against that client's cap until released. */
+    final QueueClient client;
     // Written under the limiter's lock; volatile so released() needs no lock.
     private volatile boolean released;
 
-    Grant(FifoLimiter limiter, long epoch) {
+    Grant(FifoLimiter limiter, long epoch, QueueClient client) {
         this.limiter = limiter;
         this.epoch = epoch;
+        this.client = client;
     }
 
     @Override

@@ -23,19 +23,30 @@ public interface Limiter {
      * @throws LimiterUnavailableException the limiter cannot admit anyone now (a cluster limiter whose
      *     store is unreachable, failing closed); nothing was queued. {@link FifoLimiter} never throws it.
      */
-    Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException;
+    default Ticket enqueue(int maxDepth) throws QueueFullException, LimiterUnavailableException {
+        return enqueue(maxDepth, QueueClass.DEFAULT);
+    }
 
     /**
      * {@link #enqueue(int)} for a request of priority class {@code cls}: waiters of one class are
      * served in arrival order, classes in proportion to their weights, and a full queue refuses the
-     * newest waiter of the lightest class (the arrival counted as a waiter). A limiter without
-     * classes (this default) queues every class in one FIFO.
+     * newest waiter of the lightest class (the arrival counted as a waiter). An anonymous client.
      *
      * @param cls not null
      */
     default Ticket enqueue(int maxDepth, QueueClass cls) throws QueueFullException, LimiterUnavailableException {
-        return enqueue(maxDepth);
+        return enqueue(maxDepth, cls, QueueClient.ANONYMOUS);
     }
+
+    /**
+     * {@link #enqueue(int, QueueClass)} for a request of {@code client}: inside a class, clients are
+     * served in proportion to their weights and each client's requests in arrival order; a client's
+     * {@code concurrency} and {@code queueDepth} bound it alone. The one method implementations
+     * write; the shorter forms queue as the default class and an anonymous client.
+     *
+     * @param client not null
+     */
+    Ticket enqueue(int maxDepth, QueueClass cls, QueueClient client) throws QueueFullException, LimiterUnavailableException;
 
     /** A free slot, or {@code null} when none is free (then others may be waiting: never barges). */
     Permit tryAcquire() throws LimiterUnavailableException;

@@ -24,8 +24,8 @@ final class Waiter extends Queued implements Ticket {
     private QueueFullException refusal;
 
     /** A ticket that is queued ({@code grantedNow == null}) or already holds a free slot. */
-    Waiter(FifoLimiter limiter, QueueClass cls, long enqueuedAt, Grant grantedNow) {
-        super(cls);
+    Waiter(FifoLimiter limiter, QueueClass cls, QueueClient client, long enqueuedAt, Grant grantedNow) {
+        super(cls, client);
         this.limiter = limiter;
         this.lock = limiter.lock;
         this.wake = lock.newCondition();
@@ -142,8 +142,9 @@ final class Waiter extends Queued implements Ticket {
         switch (state) {
             case QUEUED -> limiter.leaveQueue(this);
             case GRANTED -> {
+                Grant unused = grant;
                 grant = null;
-                limiter.returnUnused();
+                limiter.returnUnused(unused);
             }
             default -> {
                 return false;

@@ -10,8 +10,10 @@
  * <pre>
  *   enqueue(depth) ──slot idle?──yes──► Ticket(granted) ──await──► Permit
  *        │ no
- *        ├─ waiters >= depth (depth > 0) ──► the newest waiter of the lightest class,
- *        │                                  the arrival counted, gets QueueFullException (429)
+ *        ├─ waiters >= depth (depth > 0) ──► the newest waiter of the lightest class (inside it, of the
+ *        │                                  client with most waiters per weight), the arrival counted,
+ *        │                                  gets QueueFullException (429); so does an arrival of a client
+ *        │                                  at its own queueDepth
  *        ▼
  *   queued (lane of its class) ──slot returns, WFQ picks a lane, its head──► granted ──await claims──► Permit
  *        │  await timeout ──────► left queue, QueueTimeoutException        (504)
@@ -20,15 +22,19 @@
  *
  *   Permit.release()            in use ─► cooling (releaseCooldown) ─► pool
  *   Permit.releaseAfter(hold)   in use (hold) ─► cooling (releaseCooldown) ─► pool
- *   "pool": headroom absorbs it, else the longest waiter is granted, else the slot is idle
+ *   "pool": headroom absorbs it, else the waiter whose turn it is (among clients under their cap) is granted, else the slot is idle
  * </pre>
  *
  * <h2>Guarantees</h2>
  * <ul>
- * <li><b>Weighted fair, FIFO per class.</b> A returning slot goes to the longest-waiting live waiter
- *     of the class whose turn it is ({@link shaper.limit.FairQueue}: while several classes wait, each
- *     gets at least its weight's share; with one class this is strict FIFO per limiter).
- *     A slot is idle only while nobody waits, so a new arrival ({@code enqueue} or
+ * <li><b>Weighted fair, FIFO per client.</b> A returning slot goes to the longest-waiting live waiter
+ *     of the client whose turn it is inside the class whose turn it is ({@link shaper.limit.FairQueue}:
+ *     while several classes wait, each gets at least its weight's share, and inside a class so does each
+ *     {@link shaper.limit.QueueClient}; with one class and one client this is strict FIFO per limiter).
+ *     A client at its {@code concurrency} cap is passed over: its waiters keep their place while
+ *     slots it may not take stay idle for others, and its line moves on when one of its slots is
+ *     released.
+ *     A slot is idle only while no waiter under its client's cap waits, so a new arrival ({@code enqueue} or
  *     {@code tryAcquire}) never takes a slot ahead of an existing waiter, even at the instant a
  *     slot frees: the hand-over to the head of the queue and every arrival are serialized by one
  *     lock. Waiters that time out, are cancelled or interrupted leave the queue at once.</li>

@@ -27,12 +27,19 @@ public final class ExchangeHistograms {
     private final Histogram classWait = histogram(Series.CLASS_QUEUE_WAIT_SECONDS, QUEUE_BUCKETS);
     private final Counter routeRequests = Series.ROUTE_REQUESTS.incremented().withoutExemplars().build();
     private final Counter fallbacks = Series.FALLBACKS.incremented().withoutExemplars().build();
+    private final Histogram clientWait = histogram(Series.CLIENT_QUEUE_WAIT_SECONDS, QUEUE_BUCKETS);
+    private final ClientSeries clients = new ClientSeries(clientWait);
 
     /**
      * The observer of {@code provider}'s records, handed to its publisher. Exchanges that asked no
      * limiter for a slot (circuit rejections, upgrades, unbounded passthrough) add no queue-wait sample.
      */
     public Consumer<ExchangeRecord> observer(String provider) {
+        return observer(provider, false);
+    }
+
+    /** {@link #observer(String)}, counting each client too ({@code shaper_client_*}) when {@code perClient}. */
+    public Consumer<ExchangeRecord> observer(String provider, boolean perClient) {
         DistributionDataPoint wait = queueWait.labelValues(provider);
         DistributionDataPoint added = proxyAdded.labelValues(provider);
         DistributionDataPoint first = firstByte.labelValues(provider);
@@ -52,6 +59,9 @@ public final class ExchangeHistograms {
             if (r.routing().routed()) {
                 routed(r.routing());
             }
+            if (perClient) {
+                clients.observe(provider, r);
+            }
         };
     }
 
@@ -64,7 +74,11 @@ public final class ExchangeHistograms {
     }
 
     List<Histogram> all() {
-        return List.of(queueWait, proxyAdded, firstByte, duration, classWait);
+        return List.of(queueWait, proxyAdded, firstByte, duration, classWait, clientWait);
+    }
+
+    ClientSeries clients() {
+        return clients;
     }
 
     /** The routed mount's counters. */

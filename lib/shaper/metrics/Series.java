@@ -63,6 +63,13 @@ public enum Series {
     CLASS_QUEUE_WAIT_SECONDS(HISTOGRAM, "Time finished exchanges of each priority class waited for their slots; only when classes"
             + " are declared", "class"),
     WEBSOCKET_SESSIONS(GAUGE, "Responses WebSocket sessions the proxy holds open (terminated, not tunnelled); each turn counts as an exchange"),
+    CLIENT_ACTIVE(GAUGE, "Exchanges admitted and not finished per client (the first 32 clients seen, later ones as other);"
+            + " absent with -client-metrics=false", "client"),
+    CLIENT_QUEUED(GAUGE, "Requests waiting per client, in any limiter or the token budget", "client"),
+    CLIENT_REQUESTS(COUNTER, "Finished exchanges per client by committed status class (none when nothing was committed)",
+            "client", "status"),
+    CLIENT_TOKENS(COUNTER, "Tokens per client by type (input counts every input token), reported or estimated", "client", "type"),
+    CLIENT_QUEUE_WAIT_SECONDS(HISTOGRAM, "Time finished exchanges of each client waited for their slots", "client"),
     PRIORITY_UNKNOWN(COUNTER, "Requests whose priority header named an undeclared class (served in a rule's or the default class)"),
     BUILD_INFO(GAUGE, "Always 1; the version label names the running build", "version"),
     CONFIG_RELOADS(Scope.PROXY, COUNTER, "Configuration reloads (SIGHUP, -config-watch) by result: ok (applied) or error (refused,"

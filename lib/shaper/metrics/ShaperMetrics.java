@@ -92,6 +92,7 @@ public final class ShaperMetrics {
         this.histograms = histograms;
         histograms.all().forEach(this::register);
         histograms.counters().forEach(this::register);
+        histograms.clients().collectors(this.providers).forEach(this::register);
         // up and transitions are the link's own state; only the shared queue asks Redis (one call per limiter)
         register(Series.LIMITER_BACKEND_UP.gauge().callback(cb -> this.providers.get().forEach(p -> p.cluster()
                         .ifPresent(c -> cb.call(c.snapshot().up() ? 1 : 0, p.name())))).build());

@@ -18,8 +18,8 @@ import shaper.idle.Ticker;
 
 /**
  * One line per exchange on stdout, in logfmt: time, provider, method, path (never the query string,
- * which may carry keys), status (0 when none was committed), duration, queue wait, upstream
- * attempts, the end reason when it is not a plain completion, and outcome (always last).
+ * which may carry keys), status (0 when none was committed), duration, queue wait, the priority class
+ * and the client when there are such, upstream attempts, the end reason when it is not a plain completion, and outcome (always last).
  * Other lines (startup, retry decisions, breaker transitions, transport errors) go the same way.
  *
  * <p>While a consumer is set with {@link #divertTo} (the TUI's Logs tab), lines go to it instead
@@ -167,6 +167,10 @@ public final class ExchangeLog implements AutoCloseable {
                 millis(sb, r.timings().queueWait().toNanos());
                 if (!r.priorityClass().isEmpty()) {
                     sb.append(" class=").append(r.priorityClass());
+                }
+                if (!r.client().equals("anonymous")) {
+                    // an identity is 1..128 visible ASCII characters, but may hold a quote or a backslash
+                    sb.append(" client=").append(quote(r.client()));
                 }
                 sb.append(" attempts=").append(r.attempts());
                 if (!r.transport().equals("http")) {

@@ -40,12 +40,13 @@ import shaper.usage.TokenUsage;
  * @param priorityClass   the priority class it queued in; empty when the provider declares no classes
  * @param transport       how the call came: {@code http}, or {@code ws} for one turn of a Responses WebSocket session
  * @param routing         the route and targets of a request of the routed mount; {@link RouteTrail#NONE} otherwise
+ * @param client          who asked: the identity {@code -client-id} found, {@code anonymous} when none
  */
 public record ExchangeRecord(long id, String provider, RouteKind route, String routeKey, String method, String path,
                              String query, int status, Outcome outcome, EndReason reason, Provenance provenance,
                              int attempts, Timings timings, List<Header> requestHeaders, List<Header> upstreamHeaders, List<Header> responseHeaders,
                              BodyPreview requestBody, BodyPreview responseBody, long responseBytes, TokenUsage usage,
-                             String priorityClass, String transport, RouteTrail routing) {
+                             String priorityClass, String transport, RouteTrail routing, String client) {
     public ExchangeRecord {
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(usage, "usage");
@@ -66,6 +67,7 @@ public record ExchangeRecord(long id, String provider, RouteKind route, String r
         Objects.requireNonNull(responseBody, "responseBody");
         Objects.requireNonNull(priorityClass, "priorityClass");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(client, "client");
         if (status < 0 || attempts < 0) {
             throw new IllegalArgumentException("status/attempts: " + status + "/" + attempts + " (expected: >= 0)");
         }

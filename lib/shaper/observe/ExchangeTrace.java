@@ -35,6 +35,7 @@ public final class ExchangeTrace {
     private volatile long lastAttemptSent = Timings.UNSET;
     private volatile String priorityClass = "";
     private volatile String transport = "http";
+    private volatile String client = "anonymous";
     private volatile long upstreamHeaders = Timings.UNSET;
     private volatile long firstByte = Timings.UNSET;
     private volatile int attempts;
@@ -110,6 +111,11 @@ public final class ExchangeTrace {
     /** The priority class the request queued in (only when classes are declared). */
     public void priorityClass(String name) {
         this.priorityClass = name == null ? "" : name;
+    }
+
+    /** Who asks: the exchange's client identity. */
+    public void client(String name) {
+        this.client = java.util.Objects.requireNonNull(name, "name");
     }
 
     /**
@@ -285,7 +291,7 @@ public final class ExchangeTrace {
                 : java.util.Optional.of(new RetryWait(b.nextAttempt(), java.time.Duration.ofNanos(b.dueAt() - (nowNanos - arrivedNanos)), b.why()));
         return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
                 java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait,
-                priorityClass, retryWait);
+                priorityClass, client, retryWait);
     }
 
     boolean retrying() {
@@ -321,7 +327,7 @@ public final class ExchangeTrace {
         }
         ExchangeRecord record = new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
                 provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
-                requestBody, responseBody, responseBytes, usage, priorityClass, transport, routing);
+                requestBody, responseBody, responseBytes, usage, priorityClass, transport, routing, client);
         shaper.usage.UsageScanner scanned = usageScanner;
         try {
             spans.finished(record, scanned == null ? ExchangeSpans.AnswerFacts.NONE

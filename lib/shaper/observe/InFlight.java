@@ -20,10 +20,11 @@ import java.util.Objects;
  * @param waitingFor what a queued exchange waits for ({@value #SLOT}, or {@code waiting for tokens (input)} and the
  *                 other budget kinds); empty once admitted
  * @param priorityClass the priority class it queues (or queued) in; empty when the provider declares no classes
+ * @param client        who asks: the exchange's client identity ({@code anonymous} when none)
  * @param retryWait while it waits out a retry backoff: the next attempt, when, and why; empty otherwise
  */
 public record InFlight(long id, String method, String path, RouteKind route, String routeKey, State state, Instant since, Duration age,
-                       int attempts, boolean retrying, String waitingFor, String priorityClass,
+                       int attempts, boolean retrying, String waitingFor, String priorityClass, String client,
                        java.util.Optional<RetryWait> retryWait) {
     /** What a queued exchange waits for unless a budget says otherwise. */
     public static final String SLOT = "waiting for a slot";
@@ -47,5 +48,6 @@ public record InFlight(long id, String method, String path, RouteKind route, Str
         Objects.requireNonNull(waitingFor, "waitingFor");
         Objects.requireNonNull(priorityClass, "priorityClass");
         Objects.requireNonNull(retryWait, "retryWait");
+        Objects.requireNonNull(client, "client");
     }
 }

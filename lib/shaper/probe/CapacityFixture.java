@@ -10,7 +10,9 @@ import io.helidon.webserver.http.ServerResponse;
 /**
  * {@code /capacity}: an upstream with room for N requests at once, like a self-hosted server or a
  * shared account whose capacity moves. Above N in flight it refuses at once ({@code 429}
- * {@code rate_limit_error} with {@code Retry-After: 1}, or {@code 529} {@code overloaded_error});
+ * {@code rate_limit_error} with {@code Retry-After: 1}, {@code 529} {@code overloaded_error}, or
+ * {@code 200}: an HTTP 200 event stream whose first frame after the preamble is a rate-limit error,
+ * the overload only a proxy that reads the body can see);
  * within N it answers as {@code /ok} does, its first byte after the base latency, slower as it nears
  * N, the way a loaded server queues work internally:
  * <pre>
@@ -49,10 +51,15 @@ final class CapacityFixture {
         capacity.set(n);
     }
 
-    void play(ProbeRequest r, ServerResponse res, AnthropicApi api) throws InterruptedException {
+    /** @param earlyError sends the 200 event stream that fails before any output (the {@code 200} refusal) */
+    void play(ProbeRequest r, ServerResponse res, AnthropicApi api, Runnable earlyError) throws InterruptedException {
         int k = inFlight.incrementAndGet();
         try {
             int n = capacity.get();
+            if (k > n && status == 200) {
+                earlyError.run();
+                return;
+            }
             if (k > n) {
                 refuse(res, n);
                 return;

@@ -126,7 +126,7 @@ final class FixtureHandler implements Handler {
                 api.stream(api.turn(r, MessagesReply.chunks(config.reply(), events)), res, interval);
             }
             case RETRY_429 -> retry429(r, res);
-            case CAPACITY -> capacity.play(r, res, api);
+            case CAPACITY -> capacity.play(r, res, api, () -> earlyError(r, res, EarlyErrorStream.Cause.RATE_LIMIT));
             case BURST_5XX -> {
                 int status = r.intParam("status", config.burstStatus(), 500, 599);
                 int fails = r.intParam("fails", config.failures(), 0, Integer.MAX_VALUE);

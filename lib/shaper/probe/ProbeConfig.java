@@ -19,7 +19,7 @@ import shaper.config.BindAddress;
  * @param rateLimits   the budgets and reply size of {@code /ratelimited} ({@code ?rpm= ?itpm= ?otpm= ?tpm= ?out=})
  * @param capacity        requests {@code /capacity} serves at once, at least 1 (changed at run time by
  *                        {@code POST /__probe/capacity?n=})
- * @param capacityStatus  what {@code /capacity} answers above it: 429 or 529
+ * @param capacityStatus  what {@code /capacity} answers above it: 429, 529, or 200 (an event stream that opens with an error)
  * @param capacityLatency {@code /capacity}'s first-byte delay far from its capacity (slower near it)
  */
 public record ProbeConfig(BindAddress bind, String reply, int failures, Duration retryAfter, Duration sseInterval,
@@ -63,8 +63,8 @@ public record ProbeConfig(BindAddress bind, String reply, int failures, Duration
             throw new IllegalArgumentException("burst-status: " + burstStatus + " (expected: 500..599)");
         }
         requireAtLeastOne("capacity", capacity);
-        if (capacityStatus != 429 && capacityStatus != 529) {
-            throw new IllegalArgumentException("capacity-status: " + capacityStatus + " (expected: 429 or 529)");
+        if (capacityStatus != 429 && capacityStatus != 529 && capacityStatus != 200) {
+            throw new IllegalArgumentException("capacity-status: " + capacityStatus + " (expected: 429, 529 or 200)");
         }
         requireNotNegative("capacity-latency", capacityLatency);
     }

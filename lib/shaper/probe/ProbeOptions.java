@@ -63,7 +63,7 @@ final class ProbeOptions {
     int capacity;
 
     @Option(names = {"-capacity-status", "--capacity-status"}, paramLabel = "CODE", defaultValue = "" + ProbeConfig.DEFAULT_CAPACITY_STATUS,
-            description = "What /capacity answers above its capacity: 429 or 529 (default ${DEFAULT-VALUE})")
+            description = "What /capacity answers above its capacity: 429, 529 or 200 (an SSE stream opening with an error) (default ${DEFAULT-VALUE})")
     int capacityStatus;
 
     @Option(names = {"-capacity-latency", "--capacity-latency"}, paramLabel = "DURATION", defaultValue = "100ms",

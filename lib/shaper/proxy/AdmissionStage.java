@@ -19,8 +19,9 @@ import shaper.routing.FallbackWhy;
  *
  * <p>While a request waits it holds its body in memory (bounded, {@value #BUFFER_LIMIT} bytes), so
  * nothing but a disconnect can arrive on the client connection, and that connection is watched; with
- * {@code -queue-comments} and an SSE-accepting request whose body does not say {@code "stream": false}
- * the SSE response is committed and ticks comments. A body too large to buffer waits silently and
+ * {@code -queue-comments} and a request that asks for a stream (an SSE-accepting request whose body
+ * does not say {@code "stream": false}, or a Messages, Chat or Responses body that says
+ * {@code "stream": true}) the SSE response is committed and ticks comments. A body too large to buffer waits silently and
  * unwatched.
  */
 final class AdmissionStage {
@@ -62,7 +63,7 @@ final class AdmissionStage {
         }
         Waiting waiting = new Waiting(c, body, provider.config().admission().queueComments(), target.patience());
         // the priority class as this target classifies it (a routed request is classified again at each target)
-        Verdict verdict = provider.admission().admit(cls, intake.exchange().priority(), waiting);
+        Verdict verdict = provider.admission().admit(cls, intake.exchange().place(), waiting);
         if (verdict instanceof Verdict.Admitted admitted) {
             settlement.admitted(admitted); // at once: whatever fails from here on, the slots go back
         }
@@ -128,8 +129,7 @@ final class AdmissionStage {
             } catch (StreamCopy.SourceFailed e) {
                 throw new ClientGoneException("client left while sending its body");
             }
-            if (commentInterval.isPositive() && c.exchange().acceptsEventStream() && !(body instanceof RequestBody.Streamed)
-                    && !saysStreamFalse()) {
+            if (commentInterval.isPositive() && !(body instanceof RequestBody.Streamed) && asksForStream()) {
                 c.sink().commitForQueue();
                 commenting = true;
             }
@@ -159,9 +159,20 @@ final class AdmissionStage {
             return !c.client().isOpen();
         }
 
-        private boolean saysStreamFalse() {
-            byte[] plain = c.exchange().coding().plain(body.bytes(), StreamFlag.CODED_PEEK_LIMIT);
-            return plain != null && StreamFlag.isExplicitlyFalse(plain);
+        /**
+         * Whether the answer will be an event stream: the Accept header names one and the body does not
+         * say {@code "stream": false}, or, on a Messages, Chat or Responses route, the body says
+         * {@code "stream": true} whatever the Accept header (Claude Code streams with
+         * {@code Accept: application/json}).
+         */
+        private boolean asksForStream() {
+            Exchange ex = c.exchange();
+            if (!ex.acceptsEventStream() && ex.dialect() == Dialect.OTHER) {
+                return false;
+            }
+            byte[] plain = ex.coding().plain(body.bytes(), StreamFlag.CODED_PEEK_LIMIT);
+            return ex.acceptsEventStream() ? plain == null || !StreamFlag.isExplicitlyFalse(plain)
+                    : plain != null && StreamFlag.isTrue(plain);
         }
     }
 }

@@ -217,11 +217,13 @@ final class AttemptLoop {
                 plan = plan.withLocation(location.get());
             }
         }
-        relay(in, plan);
+        // no retry can hide an early error, so none was read ahead: the relay reads it as it passes
+        RelayedEarlyError early = !replay.possible() && config().inspectSse() ? RelayedEarlyError.of(in) : null;
+        relay(in, early == null ? plan : plan.watchedBy(early::feed), early);
         return false;
     }
 
-    private void relay(UpstreamResponse in, ResponseRelay.Plan answer) {
+    private void relay(UpstreamResponse in, ResponseRelay.Plan answer, RelayedEarlyError early) {
         ResponseRelay.Plan plan = answer.tapped(in, c.trace());
         try {
             ExchangeResult so = result;
@@ -235,6 +237,9 @@ final class AttemptLoop {
             result = result.outcome(Outcome.ABORTED);
             throw e;
         } finally {
+            if (early != null && early.seen()) {
+                result = result.overloaded(AnswerJudge.EARLY_SSE_ERROR);
+            }
             // the verdict of the last attempt for the breaker: success only when the body reached the client
             AnswerJudge.BreakerVerdict.of(result.outcome() == Outcome.CLEAN, result.failure(), result.retryAfter(), result.clientAborted())
                     .report(provider.breaker(), turn.admission());

@@ -1,11 +1,12 @@
 package shaper.proxy;
 
 import java.util.Objects;
-import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import shaper.limit.QueueClass;
+import shaper.limit.QueueClient;
+import shaper.limit.QueuePlace;
 
 /**
  * One model call as the request path sees it, whatever transport started it: built once by
@@ -24,11 +25,12 @@ import shaper.limit.QueueClass;
  *                   states (whether the body asks for a stream is read only when a stage needs it,
  *                   {@link StreamFlag#isTrue(byte[], shaper.codec.ContentCodings)})
  * @param priority   the priority class the request queues in ({@link QueueClass#DEFAULT} without classes)
- * @param client     the name of the client key the request presented, empty when keys are not required
+ * @param client     who asks: the identity {@code -client-id} found ({@code shaper.clients.ClientIdentity}) and its
+ *                   policy; {@link QueueClient#ANONYMOUS} when no source named one
  * @param costBytes  what the large-request gate judges: the body's length, decoded when coded; -1 when unknown
  */
 public record Exchange(long id, String method, String path, String query, Headers headers, RequestCoding coding,
-                       boolean acceptsEventStream, QueueClass priority, Optional<String> client, long costBytes) {
+                       boolean acceptsEventStream, QueueClass priority, QueueClient client, long costBytes) {
     public Exchange {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(path, "path");
@@ -37,6 +39,11 @@ public record Exchange(long id, String method, String path, String query, Header
         Objects.requireNonNull(coding, "coding");
         Objects.requireNonNull(priority, "priority");
         Objects.requireNonNull(client, "client");
+    }
+
+    /** Where it queues in every limiter: its priority class's lane, its client's line. */
+    QueuePlace place() {
+        return new QueuePlace(priority, client);
     }
 
     /** The declared {@code Content-Length}, -1 when none (chunked or no body). */

@@ -10,6 +10,7 @@ import shaper.codec.BodyDecoder;
 import shaper.codec.CodingException;
 import shaper.codec.ContentCodings;
 import shaper.limit.QueueClass;
+import shaper.limit.QueueClient;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.RouteKind;
 import shaper.priority.ModelPeek;
@@ -28,14 +29,19 @@ import shaper.priority.RequestFacts;
  * decoded bytes: a bomb costs the threshold, never more. A coded body the proxy cannot decode is
  * judged by its bytes and forwarded as it is: on a passthrough route the upstream decides.
  *
+ * <p>Client: the identity {@code -client-id} names ({@code shaper.clients}), from the client key's name
+ * and the headers, never the body.
+ *
  * <p>Priority: the rules see the routed path, the headers and, only when a {@code model} rule exists
  * and the request may queue, the {@code "model"} in the first {@value #MODEL_PEEK} bytes of the body.
  *
  * @param exchange the request side of the exchange
  * @param body     the body to send on: the client's stream, or the same bytes partly or wholly in memory
  * @param limiters the limiters the request must pass
+ * @param key      the name of the client key the request presented, empty when none is required: kept so
+ *                 that each provider that serves it names its client by its own {@code -client-id}
  */
-record Intake(Exchange exchange, RequestBody body, AdmissionClass limiters) {
+record Intake(Exchange exchange, RequestBody body, AdmissionClass limiters, Optional<String> key) {
     /** Bodies put {@code "model"} near the top; a bounded prefix keeps a huge prompt out of memory. */
     static final int MODEL_PEEK = 64 * 1024;
 
@@ -51,9 +57,9 @@ record Intake(Exchange exchange, RequestBody body, AdmissionClass limiters) {
         Estimate estimate = estimate(RequestBody.of(req), provider.admission().largeRequestBytes(),
                 headers.contentLength().orElse(-1L), coding.codings());
         Exchange asked = new Exchange(trace.id(), method, rawPath, req.prologue().query().rawValue(), headers, coding,
-                Exchange.acceptsEventStream(headers), QueueClass.DEFAULT, client, estimate.length());
+                Exchange.acceptsEventStream(headers), QueueClass.DEFAULT, QueueClient.ANONYMOUS, estimate.length());
         // classified by the provider it is first served by; a routed request is classified again where it goes
-        return new Intake(asked, estimate.body(), AdmissionClass.UNLIMITED).at(provider, trace);
+        return new Intake(asked, estimate.body(), AdmissionClass.UNLIMITED, client).at(provider, trace);
     }
 
     /**
@@ -73,15 +79,16 @@ record Intake(Exchange exchange, RequestBody body, AdmissionClass limiters) {
             sent = peek == null ? sent : peek.body();
             trace.priorityClass(priority.name());
         }
-        Exchange classed = priority == ex.priority() ? ex
+        QueueClient who = clientOf(provider, ex.headers(), key, trace);
+        Exchange classed = priority == ex.priority() && who.equals(ex.client()) ? ex
                 : new Exchange(ex.id(), ex.method(), ex.path(), ex.query(), ex.headers(), ex.coding(), ex.acceptsEventStream(), priority,
-                        ex.client(), ex.costBytes());
-        return new Intake(classed, sent, cls);
+                        who, ex.costBytes());
+        return new Intake(classed, sent, cls, key);
     }
 
     /** This intake with its body read into memory, up to {@code limit} bytes (a larger one stays a stream that replays what was read). */
     Intake buffered(int limit) {
-        return new Intake(exchange, RequestBody.buffer(body, limit), limiters);
+        return new Intake(exchange, RequestBody.buffer(body, limit), limiters, key);
     }
 
     /**
@@ -99,9 +106,18 @@ record Intake(Exchange exchange, RequestBody body, AdmissionClass limiters) {
             priority = provider.priority().classify(new Facts(asked.headers(), asked.path(), new RequestBody.Peek(body, frame, frame.length)));
             trace.priorityClass(priority.name());
         }
+        // a turn is its socket's: the handshake's headers and key name it
+        QueueClient who = clientOf(provider, asked.headers(), asked.client(), trace);
         Exchange exchange = new Exchange(trace.id(), "POST", asked.path(), "", asked.headers(), RequestCoding.of(asked.headers()),
-                false, priority, asked.client(), frame.length);
-        return new Intake(exchange, body, cls);
+                false, priority, who, frame.length);
+        return new Intake(exchange, body, cls, asked.client());
+    }
+
+    /** Who asks, as {@code provider}'s {@code -client-id} names it from the headers and the key's name. */
+    private static QueueClient clientOf(ProviderAssembly provider, Headers headers, Optional<String> key, ExchangeTrace trace) {
+        QueueClient who = provider.config().clients().client(name -> headers.first(HeaderNames.create(name)).orElse(null), key);
+        trace.client(who.name());
+        return who;
     }
 
     /** The body read so far and the length the gate judges ({@code -big-ctx-tokens}, bytes / 4; -1 when unknown). */

@@ -69,6 +69,11 @@ record ResponseRelay(UpstreamResponse in, Carriage c, Plan plan, ExchangeResult 
             }
         }
 
+        /** This plan with its remaining body shown to {@code reader} as the relay passes it on. */
+        Plan watchedBy(ScannedStream.Reader reader) {
+            return new Plan(prefix, new ScannedStream(rest, reader), decoded, status, retryAfter, location);
+        }
+
         Plan withRetryAfter(String seconds) {
             return new Plan(prefix, rest, decoded, status, seconds, location);
         }
@@ -89,7 +94,7 @@ record ResponseRelay(UpstreamResponse in, Carriage c, Plan plan, ExchangeResult 
             UsageScanner scanner = UsageScanner.forEncodedBody(type, encoding);
             trace.usageScanner(scanner);
             scanner.feed(prefix, 0, prefix.length);
-            return new Plan(prefix, new ScannedStream(rest, scanner), decoded, status, retryAfter, location);
+            return watchedBy(scanner::feed);
         }
     }
 

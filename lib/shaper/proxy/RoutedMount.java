@@ -60,7 +60,7 @@ public record RoutedMount(RoutingConfig config, Map<String, ProviderAssembly> pr
             model = plain == null ? null : ModelPeek.model(plain, plain.length);
         } else {
             RequestBody.Peek peek = RequestBody.peek(in.body(), Intake.MODEL_PEEK);
-            in = new Intake(in.exchange(), peek.body(), in.limiters());
+            in = new Intake(in.exchange(), peek.body(), in.limiters(), in.key());
             model = ex.coding().codings().isIdentity() ? ModelPeek.model(peek.prefix(), peek.length()) : null;
         }
         Optional<ModelRoute> route = config.route(model);

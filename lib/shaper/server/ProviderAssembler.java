@@ -120,13 +120,19 @@ final class ProviderAssembler {
                     ? previous.get().breaker()
                     : CircuitBreaker.of(p.breaker(), s.time()::nanoTime, List.of(BreakerTransitions.logTo(p.name(), log)));
             AdmissionChain admission = AdmissionChain.standard(limiters, breaker, p.admission(), s.time(), s.disconnects());
-            Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name())).orElse(record -> { });
+            Consumer<ExchangeRecord> metrics = s.histograms().map(h -> h.observer(p.name(), p.clients().metrics())).orElse(record -> { });
             ExchangePublisher publisher = previous.isPresent()
                     ? new ExchangePublisher(previous.get().publisher().journal(), previous.get().publisher().counters(), metrics, log)
                     : new ExchangePublisher(new Journal(p.name(), Journal.capacityFor(p.retry().maxBodyBytes()),
                             s.time()::wallClock, s.time()::nanoTime), new ExchangeCounters(), metrics, log);
-            // the priority header is for the proxy alone: removed on every route, classes declared or not
+            // the priority header is for the proxy alone: removed on every route, classes declared or not;
+            // so is a client-id header of the shaper's own (x-shaper-...), while a client's own header goes on
             HeaderRewrite ownHeaders = HeaderRewrite.dropping(p.priority().header());
+            for (shaper.clients.ClientSource source : p.clients().identity().sources()) {
+                if (source.shapersOwnHeader()) {
+                    ownHeaders = ownHeaders.then(HeaderRewrite.dropping(source.header()));
+                }
+            }
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);
             Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize())
                     ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s, log::info);

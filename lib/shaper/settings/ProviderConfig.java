@@ -6,6 +6,7 @@ import java.util.Objects;
 import shaper.admission.AdmissionConfig;
 import shaper.auth.AuthConfig;
 import shaper.breaker.BreakerConfig;
+import shaper.clients.ClientConfig;
 import shaper.budget.BudgetConfig;
 import shaper.cluster.ClusterConfig;
 import shaper.config.GatewayConfig;
@@ -35,14 +36,17 @@ import shaper.transcode.TranscodeConfig;
  *                  {@code -budget-from-headers}); {@link BudgetConfig#OFF} by default
  * @param priority  priority classes; {@link PriorityConfig#NONE} for one FIFO per limiter
  * @param adaptive  the adaptive concurrency limit; {@link AdaptiveConfig#OFF} for fixed limits
+ * @param clients   client identities, weights and caps; {@link ClientConfig#DEFAULTS} by default
  */
 public record ProviderConfig(String name, URI upstream, String prefix, AdmissionConfig admission, RetryConfig retry,
                              BreakerConfig breaker, GatewayConfig gateway, AuthConfig auth, ClusterConfig cluster,
-                             TranscodeConfig transcode, BudgetConfig budget, PriorityConfig priority, AdaptiveConfig adaptive) {
+                             TranscodeConfig transcode, BudgetConfig budget, PriorityConfig priority, AdaptiveConfig adaptive,
+                             ClientConfig clients) {
     public ProviderConfig {
         Objects.requireNonNull(budget, "budget");
         Objects.requireNonNull(priority, "priority");
         Objects.requireNonNull(adaptive, "adaptive");
+        Objects.requireNonNull(clients, "clients");
         Objects.requireNonNull(transcode, "transcode");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(breaker, "breaker");
@@ -63,7 +67,7 @@ public record ProviderConfig(String name, URI upstream, String prefix, Admission
      */
     public ProviderConfig withCluster(ClusterConfig other) {
         return new ProviderConfig(name, upstream, prefix, admission, retry, breaker, gateway, auth, other, transcode, budget,
-                priority, adaptive);
+                priority, adaptive, clients);
     }
 
     /** The parsed mount path. */

@@ -70,8 +70,9 @@ final class DashboardView {
     }
 
     /**
-     * "○ queued  limited  [class]  GET  2.2s  /path  waiting for tokens (input)": the class when classes are declared;
-     * an exchange in a retry backoff reads "↻ retry" and says which attempt comes when, and why.
+     * "○ queued  limited  [class]  [client]  GET  2.2s  /path  waiting for tokens (input)": the class when classes are
+     * declared, the client when it has an identity; an exchange in a retry backoff reads "↻ retry" and says which
+     * attempt comes when, and why.
      */
     static AttributedString inFlight(Theme theme, InFlightRow r, int w) {
         boolean retrying = !r.retry().isEmpty();
@@ -80,6 +81,9 @@ final class DashboardView {
                 .cell(r.limited() ? "limited" : "pass", 9, theme.dim());
         if (!r.priorityClass().isEmpty()) {
             l.cell(r.priorityClass(), 13, theme.accent());
+        }
+        if (!r.client().equals("anonymous")) {
+            l.cell(r.client(), 16, theme.accent());
         }
         l.cell(r.method(), 8, theme.text())
                 .cellRight(Format.duration(r.age()), 8, theme.accent()).add("  ", theme.text()).add(r.path(), theme.text());

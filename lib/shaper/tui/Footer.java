@@ -16,7 +16,7 @@ final class Footer {
             return l.build();
         }
         String toast = state.toast(frame.at());
-        String keys = " q quit  ? help  1-7 tabs  j/k move  Enter detail" + (state.tab.filterable ? "  / filter" : "")
+        String keys = " q quit  ? help  1-8 tabs  j/k move  Enter detail" + (state.tab.filterable ? "  / filter" : "")
                 + (state.tab == Tab.NETWORK ? "  t type  s status" : "") + "  c reset"
                 + (frame.providers().size() > 1 ? "  Tab provider" : "");
         int right = toast == null ? 0 : Line.columns(toast) + 2;

@@ -14,18 +14,19 @@ import java.util.Objects;
  * @param waitingFor while queued, {@code waiting for a slot} or {@code waiting for tokens (input)} and the other
  *                budget kinds; "" once admitted
  * @param priorityClass the priority class it queues in, "" when the provider declares none
+ * @param client  who asks: the exchange's client identity ({@code anonymous} when none)
  * @param retry   while it waits out a retry backoff, {@code retry 3 in 4.0s: 429 too many requests}; "" otherwise
  */
 public record InFlightRow(String method, String path, boolean limited, boolean queued, Duration age, String waitingFor,
-                          String priorityClass, String retry) {
-    /** A row without a stated wait or class. */
+                          String priorityClass, String client, String retry) {
+    /** A row without a stated wait or class, of an anonymous client, not in a retry backoff. */
     public InFlightRow(String method, String path, boolean limited, boolean queued, Duration age) {
-        this(method, path, limited, queued, age, "", "", "");
+        this(method, path, limited, queued, age, "", "", "anonymous", "");
     }
 
-    /** A row that is not in a retry backoff. */
+    /** A row of an anonymous client that is not in a retry backoff. */
     public InFlightRow(String method, String path, boolean limited, boolean queued, Duration age, String waitingFor, String priorityClass) {
-        this(method, path, limited, queued, age, waitingFor, priorityClass, "");
+        this(method, path, limited, queued, age, waitingFor, priorityClass, "anonymous", "");
     }
 
     public InFlightRow {
@@ -35,5 +36,6 @@ public record InFlightRow(String method, String path, boolean limited, boolean q
         Objects.requireNonNull(waitingFor, "waitingFor");
         Objects.requireNonNull(priorityClass, "priorityClass");
         Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(client, "client");
     }
 }

@@ -46,7 +46,7 @@ final class JournalRows {
         List<InFlightRow> rows = new ArrayList<>(views.size());
         for (InFlight f : views) {
             rows.add(new InFlightRow(f.method(), f.path(), f.route() == shaper.observe.RouteKind.LIMITED,
-                    f.state() == InFlight.State.QUEUED, f.age(), f.waitingFor(), f.priorityClass(),
+                    f.state() == InFlight.State.QUEUED, f.age(), f.waitingFor(), f.priorityClass(), f.client(),
                     f.retryWait().map(w -> "retry " + w.nextAttempt() + " in " + Format.duration(w.nextTryIn()) + ": " + w.why()).orElse("")));
         }
         return rows;
@@ -59,7 +59,7 @@ final class JournalRows {
                 r.aborted() ? null : r.timings().download().orElse(null), r.timings().duration(), r.contentType(),
                 r.responseBytes(), headers(r.requestHeaders()), headers(r.upstreamHeaders()), headers(r.responseHeaders()),
                 preview(r.requestBody()), preview(r.responseBody()),
-                model(r.requestBody()).isEmpty() ? r.usage().model() : model(r.requestBody()), r.priorityClass(), r.usage());
+                model(r.requestBody()).isEmpty() ? r.usage().model() : model(r.requestBody()), r.priorityClass(), r.usage(), r.client());
     }
 
     /** The top-level-looking {@code "model": "…"} of a JSON request body preview, "" when none. Display only. */

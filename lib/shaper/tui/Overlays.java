@@ -53,7 +53,7 @@ final class Overlays {
 
     private static List<String> help(boolean mouse, boolean chips) {
         List<String> l = new ArrayList<>(List.of(
-                "1-7            switch tab (Dashboard Requests Network Logs Concurrency Routes Tokens)",
+                "1-8            switch tab (Dashboard Requests Network Logs Concurrency Routes Tokens Clients)",
                 "Tab / Shift+Tab  next / previous provider",
                 "j k ↑ ↓        move          g G  Home End   top / bottom",
                 "PgUp PgDn      page          Ctrl+U Ctrl+D    half page",

@@ -38,13 +38,14 @@ import shaper.usage.TokenUsage;
  * @param model           the {@code model} the request body names, "" when none
  * @param priorityClass   the priority class it queued in, "" when the provider declares none
  * @param usage           the tokens it used (reported or estimated), {@link TokenUsage#NONE} when none
+ * @param client          who asked: its client identity, {@code anonymous} when none
  */
 public record RequestRow(long id, Instant arrived, String method, String url, int status, boolean limited,
                          boolean aborted, String outcome, String reason, int attempts, Duration queue, Duration ttfb,
                          Duration download, Duration total, String contentType, long responseBytes,
                          List<Map.Entry<String, String>> requestHeaders, List<Map.Entry<String, String>> upstreamHeaders,
                          List<Map.Entry<String, String>> responseHeaders, String requestPreview, String responsePreview,
-                         String model, String priorityClass, TokenUsage usage) {
+                         String model, String priorityClass, TokenUsage usage, String client) {
     /** A row of an exchange with no priority class and no usage. */
     public RequestRow(long id, Instant arrived, String method, String url, int status, boolean limited,
                       boolean aborted, String outcome, String reason, int attempts, Duration queue, Duration ttfb,
@@ -53,11 +54,12 @@ public record RequestRow(long id, Instant arrived, String method, String url, in
                       List<Map.Entry<String, String>> responseHeaders, String requestPreview, String responsePreview,
                       String model) {
         this(id, arrived, method, url, status, limited, aborted, outcome, reason, attempts, queue, ttfb, download, total, contentType,
-                responseBytes, requestHeaders, upstreamHeaders, responseHeaders, requestPreview, responsePreview, model, "", TokenUsage.NONE);
+                responseBytes, requestHeaders, upstreamHeaders, responseHeaders, requestPreview, responsePreview, model, "", TokenUsage.NONE, "anonymous");
     }
 
     public RequestRow {
         Objects.requireNonNull(arrived, "arrived");
+        Objects.requireNonNull(client, "client");
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(outcome, "outcome");

@@ -54,6 +54,7 @@ final class Screen {
             case CONCURRENCY -> ConcurrencyView.render(context);
             case ROUTES -> RoutesView.render(context);
             case TOKENS -> TokensView.render(context);
+            case CLIENTS -> ClientsView.render(context);
         };
         rows.add(separator(theme, state, body, frame.providers().size() > 1 ? provider.name() : "", width));
         rows.addAll(body.sticky().stream().map(l -> withBar(theme, l, width, null)).toList());

@@ -1,6 +1,6 @@
 package shaper.tui;
 
-/** The seven content tabs, switched with the number keys 1-7 (or a click on the tab bar). */
+/** The eight content tabs, switched with the number keys 1-8 (or a click on the tab bar). */
 enum Tab {
     DASHBOARD('1', "Dashboard", "Dash", false),
     REQUESTS('2', "Requests", "Req", true),
@@ -8,7 +8,8 @@ enum Tab {
     LOGS('4', "Logs", "Logs", true),
     CONCURRENCY('5', "Concurrency", "Conc", false),
     ROUTES('6', "Routes", "Routes", false),
-    TOKENS('7', "Tokens", "Tok", false);
+    TOKENS('7', "Tokens", "Tok", false),
+    CLIENTS('8', "Clients", "Cli", false);
 
     final char key;
     final String title;

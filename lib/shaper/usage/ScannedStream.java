@@ -5,13 +5,20 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * A body stream that shows every byte it delivers to a {@link UsageScanner} as it goes: the relay
- * reads and writes exactly as before; the scanner only copies. Belongs to the relaying thread.
+ * A body stream that shows every byte it delivers to a reader (a {@link UsageScanner}, the relay's
+ * early-error watch) as it goes: the relay reads and writes exactly as before; the reader only looks.
+ * Belongs to the relaying thread.
  */
 public final class ScannedStream extends FilterInputStream {
-    private final UsageScanner scanner;
+    /** What looks at the bytes: it must neither keep {@code b} nor change it. */
+    @FunctionalInterface
+    public interface Reader {
+        void feed(byte[] b, int off, int n);
+    }
 
-    public ScannedStream(InputStream in, UsageScanner scanner) {
+    private final Reader scanner;
+
+    public ScannedStream(InputStream in, Reader scanner) {
         super(in);
         this.scanner = scanner;
     }

@@ -27,7 +27,7 @@ class BudgetClassesTest {
     private final TokenBudget budget = new TokenBudget("p", new BudgetConfig(0, 0, 600, 0, false), time);
 
     private Ticket join(long input, QueueClass cls, int depth) throws Exception {
-        return budget.join(new Cost("m", input, 0), depth, cls, true);
+        return budget.join(new Cost("m", input, 0), depth, new shaper.limit.QueuePlace(cls, shaper.limit.QueueClient.ANONYMOUS), true);
     }
 
     private static Permit granted(Ticket t) throws Exception {

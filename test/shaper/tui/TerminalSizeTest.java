@@ -42,7 +42,7 @@ class TerminalSizeTest {
                     && TmuxSession.lastRow(s).contains("q quit") && s.contains("Throughput (10s)"));
             List<String> rows = TmuxSession.rows(tiny);
             assertTrue(rows.getFirst().contains("⚡ shaper") && rows.getFirst().contains("active 0/4"), "the header keeps the load:\n" + tiny);
-            assertTrue(rows.get(1).contains("1 Dash") && rows.get(1).strip().endsWith(" 7"), "every tab reachable:\n" + tiny);
+            assertTrue(rows.get(1).contains("1 Dash") && rows.get(1).strip().endsWith(" 8"), "every tab reachable:\n" + tiny);
             for (String row : rows) {
                 assertTrue(row.codePointCount(0, row.length()) <= 40, "a row wider than the terminal: " + row);
             }
