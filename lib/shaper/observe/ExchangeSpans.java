@@ -64,6 +64,15 @@ public interface ExchangeSpans {
     default void finished(ExchangeRecord record, AnswerFacts answer) {
     }
 
+    /** {@link #finished} with what {@code scanned} read of the answer (null: nothing); a tracer's failure is swallowed. */
+    default void finishedQuietly(ExchangeRecord record, shaper.usage.UsageScanner scanned) {
+        try {
+            finished(record, scanned == null ? AnswerFacts.NONE : new AnswerFacts(scanned.answerModel(), scanned.finishReason()));
+        } catch (RuntimeException e) {
+            // a tracer's failure never costs the exchange its record, its count or its log line
+        }
+    }
+
     /**
      * What an answer said about itself, read by the usage scan as it passed (never its content).
      *

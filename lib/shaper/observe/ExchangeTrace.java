@@ -32,19 +32,12 @@ public final class ExchangeTrace {
     private volatile boolean waiting = true;
     private volatile long queueEnd = Timings.UNSET;
     private volatile long upstreamSent = Timings.UNSET;
-    private volatile long lastAttemptSent = Timings.UNSET;
     private volatile String priorityClass = "";
     private volatile String transport = "http";
     private volatile String client = "anonymous";
     private volatile long upstreamHeaders = Timings.UNSET;
     private volatile long firstByte = Timings.UNSET;
-    private volatile int attempts;
-    private volatile boolean backingOff;
-    /** While backing off: the next attempt, when it is due (this trace's clock, nanos since arrival), why. */
-    private volatile Backoff backoff;
-
-    private record Backoff(int nextAttempt, long dueAt, String why) {
-    }
+    private final RetryState retries = new RetryState();
     /** What the exchange waits for while queued, asked when a view is taken; null = a slot. */
     private volatile java.util.function.Supplier<String> waitingFor;
     private volatile List<Header> upstreamRequestHeaders = List.of();
@@ -58,27 +51,8 @@ public final class ExchangeTrace {
     /** The exchange's spans; {@link ExchangeSpans#NONE} while tracing is off. */
     private volatile ExchangeSpans spans = ExchangeSpans.NONE;
 
-    /** What arrived: the request line's method, raw path and raw query (null or empty for none). */
-    record Arrival(String method, String path, String query) {
-    }
-
-    /**
-     * How an exchange ended, as its record says.
-     *
-     * @param status     the status committed to the client, 0 when none
-     * @param provenance overrides the reason's own provenance when not null (a relayed upstream
-     *                   error status is {@link Provenance#UPSTREAM_HTTP} though it completed)
-     */
-    public record Ending(int status, Outcome outcome, EndReason reason, Provenance provenance) {
-    }
-
-    /**
-     * @param journal  the journal the trace is in flight in, null for a detached trace
-     * @param id       the exchange's number in its journal
-     * @param arrival  the request line
-     * @param clock    the wall clock read for the arrival, and the monotonic one that times the stages
-     */
-    ExchangeTrace(Journal journal, long id, String provider, Arrival arrival, TraceClock clock) {
+    /** A trace in flight in {@code journal} (null: detached) as its exchange number {@code id}. */
+    ExchangeTrace(Journal journal, long id, String provider, TraceArrival arrival, TraceArrival.Clock clock) {
         this.journal = journal;
         this.id = id;
         this.provider = provider;
@@ -88,10 +62,6 @@ public final class ExchangeTrace {
         this.arrivedAt = clock.wall().instant();
         this.nanoTime = clock.nanoTime();
         this.arrivedNanos = nanoTime.getAsLong();
-    }
-
-    /** The two clocks a trace reads. */
-    record TraceClock(java.time.InstantSource wall, LongSupplier nanoTime) {
     }
 
     private long now() {
@@ -123,7 +93,7 @@ public final class ExchangeTrace {
      * upstream's time to first byte, queue wait and earlier attempts excluded.
      */
     public long upstreamFirstByteNanos() {
-        long sent = lastAttemptSent;
+        long sent = retries.lastSent();
         long head = upstreamHeaders;
         return sent < 0 || head < sent ? -1 : head - sent;
     }
@@ -165,11 +135,7 @@ public final class ExchangeTrace {
         if (upstreamSent < 0) {
             upstreamSent = now;
         }
-        lastAttemptSent = now;
-        attempts++;
-        backingOff = false;
-        backoff = null;
-        return spans.attemptStarted(attempts);
+        return spans.attemptStarted(retries.started(now));
     }
 
     /**
@@ -191,8 +157,7 @@ public final class ExchangeTrace {
      * {@code why} is the retry reason in words, {@code reason} its name for the spans.
      */
     public void backingOff(int nextAttempt, java.time.Duration delay, String why, String reason) {
-        backoff = new Backoff(nextAttempt, now() + delay.toNanos(), why);
-        backingOff = true;
+        retries.backingOff(now(), nextAttempt, delay, why);
         spans.retrying(reason, delay);
     }
 
@@ -278,24 +243,21 @@ public final class ExchangeTrace {
     }
 
     int attempts() {
-        return attempts;
+        return retries.attempts();
     }
 
     /** The view the TUI reads; {@code nowNanos} from the same clock as the stamps. */
     InFlight view(long nowNanos) {
-        int n = attempts;
+        int n = retries.attempts();
         java.util.function.Supplier<String> what = waitingFor;
         String wait = !waiting ? "" : what == null ? InFlight.SLOT : what.get();
-        Backoff b = backoff;
-        java.util.Optional<RetryWait> retryWait = b == null ? java.util.Optional.empty()
-                : java.util.Optional.of(new RetryWait(b.nextAttempt(), java.time.Duration.ofNanos(b.dueAt() - (nowNanos - arrivedNanos)), b.why()));
         return new InFlight(id, method, path, route, routeKey, waiting ? InFlight.State.QUEUED : InFlight.State.ACTIVE, arrivedAt,
-                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, n > 1 || backingOff, wait == null ? InFlight.SLOT : wait,
-                priorityClass, client, retryWait);
+                java.time.Duration.ofNanos(Math.max(0, nowNanos - arrivedNanos)), n, retries.retrying(), wait == null ? InFlight.SLOT : wait,
+                priorityClass, client, retries.waitAt(nowNanos - arrivedNanos));
     }
 
     boolean retrying() {
-        return attempts > 1 || backingOff;
+        return retries.retrying();
     }
 
     boolean queued() {
@@ -306,7 +268,7 @@ public final class ExchangeTrace {
      * Ends the exchange: stamps the end (and the last byte when it completed), builds the record and
      * leaves the in-flight list. Call once; the record is then handed to {@link ExchangePublisher}.
      */
-    public ExchangeRecord finish(Ending ending, List<Header> requestHeaders, List<Header> responseHeaders) {
+    public ExchangeRecord finish(ExchangeEnding ending, List<Header> requestHeaders, List<Header> responseHeaders) {
         int status = ending.status();
         Outcome outcome = ending.outcome();
         EndReason reason = ending.reason();
@@ -326,15 +288,9 @@ public final class ExchangeTrace {
             journal.left(this);
         }
         ExchangeRecord record = new ExchangeRecord(id, provider, route, routeKey, method, path, query, status, outcome, reason,
-                provenance != null ? provenance : reason.provenance(), attempts, t, requestHeaders, upstreamRequestHeaders, responseHeaders,
+                provenance != null ? provenance : reason.provenance(), retries.attempts(), t, requestHeaders, upstreamRequestHeaders, responseHeaders,
                 requestBody, responseBody, responseBytes, usage, priorityClass, transport, routing, client);
-        shaper.usage.UsageScanner scanned = usageScanner;
-        try {
-            spans.finished(record, scanned == null ? ExchangeSpans.AnswerFacts.NONE
-                    : new ExchangeSpans.AnswerFacts(scanned.answerModel(), scanned.finishReason()));
-        } catch (RuntimeException e) {
-            // a tracer's failure never costs the exchange its record, its count or its log line
-        }
+        spans.finishedQuietly(record, usageScanner);
         return record;
     }
 }

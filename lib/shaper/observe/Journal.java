@@ -33,7 +33,7 @@ public final class Journal {
     private final ExchangeRecord[] ring;
     private final InstantSource wall;
     private final LongSupplier nanoTime;
-    private final ExchangeTrace.TraceClock clock;
+    private final TraceArrival.Clock clock;
     private final AtomicLong ids = new AtomicLong();
     private final ConcurrentHashMap<Long, ExchangeTrace> live = new ConcurrentHashMap<>();
     private int next;
@@ -52,7 +52,7 @@ public final class Journal {
         this.ring = new ExchangeRecord[capacity];
         this.wall = wall;
         this.nanoTime = nanoTime;
-        this.clock = new ExchangeTrace.TraceClock(wall, nanoTime);
+        this.clock = new TraceArrival.Clock(wall, nanoTime);
     }
 
     /** A journal on the system clocks. */
@@ -71,15 +71,15 @@ public final class Journal {
 
     /** Starts tracing an arriving exchange; it is in flight until {@link ExchangeTrace#finish}. */
     public ExchangeTrace begin(String method, String path, String query) {
-        ExchangeTrace t = new ExchangeTrace(this, ids.incrementAndGet(), provider, new ExchangeTrace.Arrival(method, path, query), clock);
+        ExchangeTrace t = new ExchangeTrace(this, ids.incrementAndGet(), provider, new TraceArrival(method, path, query), clock);
         live.put(t.id(), t);
         return t;
     }
 
     /** A trace that belongs to no journal (an exchange no provider owns, logged only). */
     public static ExchangeTrace detached(String provider, String method, String path) {
-        return new ExchangeTrace(null, 0, provider, new ExchangeTrace.Arrival(method, path, ""),
-                new ExchangeTrace.TraceClock(InstantSource.system(), System::nanoTime));
+        return new ExchangeTrace(null, 0, provider, new TraceArrival(method, path, ""),
+                new TraceArrival.Clock(InstantSource.system(), System::nanoTime));
     }
 
     /** Takes in a trace that began in another journal; returns its number here. */

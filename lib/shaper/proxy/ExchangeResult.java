@@ -5,6 +5,7 @@ import java.util.List;
 
 import shaper.admission.ExchangeEnd;
 import shaper.limit.LoadSample;
+import shaper.observe.ExchangeEnding;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeRecord;
 import shaper.observe.ExchangeTrace;
@@ -165,6 +166,6 @@ record ExchangeResult(int status, Outcome outcome, EndReason reason, Provenance 
     /** The exchange's one record. */
     ExchangeRecord record(ExchangeTrace trace, List<Header> requestHeaders, List<Header> responseHeaders) {
         EndReason why = why();
-        return trace.finish(new ExchangeTrace.Ending(status, outcome, why, blame(why)), requestHeaders, responseHeaders);
+        return trace.finish(new ExchangeEnding(status, outcome, why, blame(why)), requestHeaders, responseHeaders);
     }
 }

@@ -196,4 +196,10 @@ public final class LiveProviders implements ReloadTarget {
             }
         }
     }
+
+    /** Each provider's slot counts by limiter, in provider order: what the tracer's slot gauges read. */
+    java.util.Map<String, java.util.List<shaper.limit.LimiterSnapshot>> slotCounts() {
+        return current().stream().collect(java.util.stream.Collectors.toMap(ProviderAssembly::name,
+                p -> p.limiters().views().counts(), (a, b) -> a, java.util.LinkedHashMap::new));
+    }
 }

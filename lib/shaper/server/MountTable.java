@@ -14,6 +14,7 @@ import shaper.mount.MountPrefix;
 import shaper.mount.MountRouter;
 import shaper.mount.Mounted;
 import shaper.mount.RequestPaths;
+import shaper.observe.ExchangeEnding;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
 import shaper.observe.ExchangeRecord;
@@ -128,7 +129,7 @@ final class MountTable {
         String path = routed.map(Mounted::forwardedPath).orElse(rawPath);
         ExchangeTrace trace = routed.map(m -> m.target().provider().publisher().journal().begin(method, path, null))
                 .orElseGet(() -> Journal.detached("-", method, path));
-        ExchangeRecord record = trace.finish(new ExchangeTrace.Ending(status, Outcome.FAILED, EndReason.BAD_INPUT, null), List.of(), List.of());
+        ExchangeRecord record = trace.finish(new ExchangeEnding(status, Outcome.FAILED, EndReason.BAD_INPUT, null), List.of(), List.of());
         if (routed.isPresent()) {
             routed.get().target().provider().publisher().publish(record);
         } else {
@@ -151,7 +152,7 @@ final class MountTable {
             res.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send(NOT_FOUND);
         }
         ExchangeTrace trace = Journal.detached("-", req.prologue().method().text(), rawPath);
-        log.exchange(trace.finish(new ExchangeTrace.Ending(404, Outcome.FAILED, EndReason.NOT_MOUNTED, null), List.of(), List.of()));
+        log.exchange(trace.finish(new ExchangeEnding(404, Outcome.FAILED, EndReason.NOT_MOUNTED, null), List.of(), List.of()));
     }
 
     private static boolean isHealth(String rawPath) {
@@ -171,7 +172,7 @@ final class MountTable {
         res.status(Status.UNAUTHORIZED_401).header(HeaderValues.CONTENT_TYPE_JSON)
                 .send(ClientKeys.rejection(dialect).getBytes(StandardCharsets.UTF_8));
         // Request headers are not journaled here: the refused request's key would be kept.
-        ExchangeRecord record = trace.finish(new ExchangeTrace.Ending(ClientKeys.REJECTION_STATUS, Outcome.FAILED, EndReason.CLIENT_KEY_REJECTED, null),
+        ExchangeRecord record = trace.finish(new ExchangeEnding(ClientKeys.REJECTION_STATUS, Outcome.FAILED, EndReason.CLIENT_KEY_REJECTED, null),
                 List.of(), List.of());
         if (routed.isPresent()) {
             routed.get().target().provider().publisher().publish(record);

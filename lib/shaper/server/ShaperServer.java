@@ -109,8 +109,7 @@ public final class ShaperServer {
             services.close();
             throw e;
         }
-        telemetry.slots(() -> live.current().stream().collect(java.util.stream.Collectors.toMap(ProviderAssembly::name,
-                p -> p.limiters().views().counts(), (a, b) -> a, java.util.LinkedHashMap::new)));
+        telemetry.slots(live::slotCounts);
         try {
             server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions());
         } catch (RuntimeException | Error e) {
@@ -126,10 +125,7 @@ public final class ShaperServer {
         return shaper;
     }
 
-    /**
-     * Binds the metrics listener after the proxy listener, so a proxy bind failure never leaves it
-     * behind; its own failure stops everything before startup fails.
-     */
+    /** Binds the metrics listener after the proxy listener (a proxy bind failure never leaves it behind); its failure stops all. */
     private ShaperServer withMetrics(BindAddress bind) {
         try {
             ListenCheck.bindable("-metrics-bind", bind);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
+import shaper.observe.ExchangeEnding;
 
 /** The journal's ring, its capacity rule and its in-flight views, on an injected clock. */
 class JournalTest {
@@ -22,7 +23,7 @@ class JournalTest {
     }
 
     private static ExchangeRecord finish(ExchangeTrace t, int status) {
-        return t.finish(new ExchangeTrace.Ending(status, Outcome.CLEAN, EndReason.COMPLETED, null), List.of(), List.of());
+        return t.finish(new ExchangeEnding(status, Outcome.CLEAN, EndReason.COMPLETED, null), List.of(), List.of());
     }
 
     @Test
@@ -101,7 +102,7 @@ class JournalTest {
         nanos.addAndGet(500_000);
         t.clientHeaders();
         nanos.addAndGet(9_000_000);
-        ExchangeRecord r = t.finish(new ExchangeTrace.Ending(200, Outcome.ABORTED, EndReason.CLIENT_LEFT, null), List.of(), List.of());
+        ExchangeRecord r = t.finish(new ExchangeEnding(200, Outcome.ABORTED, EndReason.CLIENT_LEFT, null), List.of(), List.of());
         assertEquals(Timings.UNSET, r.timings().lastByte());
         assertTrue(r.timings().download().isEmpty());
         assertEquals(Duration.ofNanos(1_500_000), r.timings().proxyAdded().orElseThrow().plusNanos(1_000_000),

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
+import shaper.observe.ExchangeEnding;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Outcome;
@@ -36,7 +37,7 @@ final class HandshakeExchange {
     /** @param head the relayed response head, or null when none was relayed */
     void end(int status, Outcome outcome, EndReason reason, ResponseHead head) {
         Provenance provenance = reason == EndReason.COMPLETED && status >= 400 ? Provenance.UPSTREAM_HTTP : null;
-        target.publisher().publish(trace.finish(new ExchangeTrace.Ending(status, outcome, reason, provenance), JournalHeaders.of(request),
+        target.publisher().publish(trace.finish(new ExchangeEnding(status, outcome, reason, provenance), JournalHeaders.of(request),
                 head == null ? List.of() : head.fields()));
     }
 }

@@ -8,6 +8,7 @@ import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.spi.ServerConnection;
+import shaper.observe.ExchangeEnding;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeTrace;
 import shaper.observe.Outcome;
@@ -57,7 +58,7 @@ record HandshakeRecord(ProviderAssembly provider, Headers request, String path, 
 
     void end(int status, Outcome outcome, EndReason reason) {
         trace.clientHeaders();
-        provider.publisher().publish(trace.finish(new ExchangeTrace.Ending(status, outcome, reason,
+        provider.publisher().publish(trace.finish(new ExchangeEnding(status, outcome, reason,
                 ResponsesUpgrader.provenance(outcome, status)), JournalHeaders.of(request), List.of()));
     }
 
