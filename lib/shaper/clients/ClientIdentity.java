@@ -50,7 +50,11 @@ public record ClientIdentity(List<ClientSource> sources) {
         return ANONYMOUS;
     }
 
-    private static String session(Function<String, String> header) {
+    /**
+     * The agent session a request belongs to, from the first session header with a usable value, or
+     * null: the one reading of a session, for the {@code session} source and for session affinity.
+     */
+    public static String session(Function<String, String> header) {
         for (String h : SESSION_HEADERS) {
             String name = usable(header.apply(h));
             if (name != null) {

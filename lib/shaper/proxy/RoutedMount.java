@@ -14,7 +14,7 @@ import shaper.priority.ModelPeek;
 import shaper.routing.Affinity;
 import shaper.routing.ModelRoute;
 import shaper.routing.RoutingConfig;
-import shaper.routing.SessionKey;
+import shaper.clients.ClientIdentity;
 
 /**
  * The routed mount's route stage ({@code -route-prefix}): reads the request's {@code model}, picks the
@@ -147,6 +147,6 @@ public record RoutedMount(RoutingConfig config, Map<String, ProviderAssembly> pr
         if (!config.affinity().enabled()) {
             return null;
         }
-        return SessionKey.of(name -> headers.first(HeaderNames.create(name)).orElse(null));
+        return ClientIdentity.session(name -> headers.first(HeaderNames.create(name)).orElse(null));
     }
 }

@@ -10,7 +10,6 @@
  *   <li>{@link shaper.routing.FallbackWhy}: the closed set of reasons a request moves to its next target.</li>
  *   <li>{@link shaper.routing.Affinity}: a bounded, expiring table of session to target, so a session's
  *       upstream prompt cache stays warm.</li>
- *   <li>{@link shaper.routing.SessionKey}: which request header names a session.</li>
  * </ul>
  *
  * <p>A target is a whole provider: distinct accounts are distinct providers with their own queues
