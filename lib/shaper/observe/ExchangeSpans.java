@@ -22,8 +22,9 @@ public interface ExchangeSpans {
      * @param limiter  the limiter's name ({@code budget}, a route key, {@code global}, …)
      * @param position its place in that queue when it joined, counting itself (1 = next)
      * @param cls      the priority class it waits in, empty when the provider declares none
+     * @param client   who waits: the exchange's client identity ({@code anonymous} when none)
      */
-    default void queued(String limiter, int position, String cls) {
+    default void queued(String limiter, int position, String cls, String client) {
     }
 
     /** Admission ended, granted or refused. */

@@ -122,7 +122,7 @@ public final class ExchangeTrace {
 
     /** A limiter queued the exchange at {@code position} (1 = next in line). */
     public void queued(String limiter, int position) {
-        spans.queued(limiter, position, priorityClass);
+        spans.queued(limiter, position, priorityClass, client);
     }
 
     /**

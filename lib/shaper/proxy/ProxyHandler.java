@@ -61,7 +61,7 @@ public final class ProxyHandler implements Handler {
     public void handle(ServerRequest req, ServerResponse res, String rawPath, Optional<String> client) {
         ProviderAssembly provider = routes.home();
         ExchangeTrace trace = provider.publisher().journal().begin(req.prologue().method().text(), rawPath, req.prologue().query().rawValue());
-        trace.spans(server.tracing().begin(provider.name(), client.orElse(""), req.prologue().method().text(), rawPath,
+        trace.spans(server.tracing().begin(provider.name(), req.prologue().method().text(), rawPath,
                 name -> req.headers().first(io.helidon.http.HeaderNames.create(name)).orElse(null)));
         ClientSink sink = new ClientSink(res, Dialect.of(rawPath));
         ClientConnection connection = ClientConnection.of(req, server.clientWatch());

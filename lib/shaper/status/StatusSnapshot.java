@@ -53,7 +53,9 @@ final class StatusSnapshot {
         o.put("active", journal.activeCount());
         ArrayNode waiting = o.putArray("waiting");
         queued.forEach(f -> waiting.addObject().put("method", f.method()).put("path", f.path()).put("class", f.priorityClass())
-                .put("for", f.waitingFor()).put("ageMs", f.age().toMillis()));
+                .put("client", f.client()).put("for", f.waitingFor()).put("ageMs", f.age().toMillis()));
+        ObjectNode byClient = o.putObject("queuedByClient");
+        queued.forEach(f -> byClient.put(f.client(), byClient.path(f.client()).asInt() + 1));
         ObjectNode byClass = o.putObject("queuedByClass");
         queued.forEach(f -> byClass.put(f.priorityClass().isEmpty() ? "default" : f.priorityClass(),
                 byClass.path(f.priorityClass().isEmpty() ? "default" : f.priorityClass()).asInt() + 1));

@@ -39,22 +39,20 @@ final class ExchangeSpanTree implements ExchangeSpans {
     private final GenAiMetrics metrics;
     private final Span server;
     private final Context serverContext;
-    private final String client;
     private Span queue;
     private Span attempt;
     private Span transcode;
 
-    ExchangeSpanTree(Telemetry.Spans from, Span server, Context serverContext, String client) {
+    ExchangeSpanTree(Telemetry.Spans from, Span server, Context serverContext) {
         this.tracer = from.tracer();
         this.propagator = from.propagator();
         this.metrics = from.metrics();
         this.server = server;
         this.serverContext = serverContext;
-        this.client = client;
     }
 
     @Override
-    public void queued(String limiter, int position, String cls) {
+    public void queued(String limiter, int position, String cls, String client) {
         if (queue == null) {
             queue = tracer.spanBuilder("shaper.queue_wait").setParent(serverContext).setSpanKind(SpanKind.INTERNAL)
                     .setAttribute(GenAi.QUEUE_LIMITER, limiter).setAttribute(GenAi.QUEUE_POSITION, (long) position)

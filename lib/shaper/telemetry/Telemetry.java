@@ -148,7 +148,7 @@ public final class Telemetry implements ExchangeTracing, AutoCloseable {
     }
 
     @Override
-    public ExchangeSpans begin(String provider, String client, String method, String path, Function<String, String> header) {
+    public ExchangeSpans begin(String provider, String method, String path, Function<String, String> header) {
         if (sdk == null) {
             return ExchangeSpans.NONE;
         }
@@ -157,7 +157,7 @@ public final class Telemetry implements ExchangeTracing, AutoCloseable {
         Span server = spans.tracer().spanBuilder(method).setParent(parent).setSpanKind(SpanKind.SERVER)
                 .setAttribute(GenAi.HTTP_METHOD, method).setAttribute(GenAi.URL_PATH, path)
                 .setAttribute(GenAi.SHAPER_PROVIDER, provider).startSpan();
-        return new ExchangeSpanTree(spans, server, parent.with(server), client);
+        return new ExchangeSpanTree(spans, server, parent.with(server));
     }
 
     /** Flushes what is queued (bounded) and stops the SDK's threads. */

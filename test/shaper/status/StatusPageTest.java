@@ -104,6 +104,28 @@ class StatusPageTest {
         }
     }
 
+    /** The queue names who waits: each waiting row its client, and a count per client. */
+    @Test
+    void theQueueNamesItsClients() throws Exception {
+        String team = "POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-team: %s\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+        try (HoldingUpstream up = HoldingUpstream.start();
+             RunningShaper shaper = RunningShaper.start("-upstream", up.url(), "-metrics-bind", "127.0.0.1:0", "-limit-all",
+                     "-concurrency", "1", "-queue-timeout", "60s", "-client-id", "header:x-team");
+             RawHttp holder = new RawHttp(shaper.port());
+             RawHttp first = new RawHttp(shaper.port());
+             RawHttp second = new RawHttp(shaper.port())) {
+            holder.send(team.formatted("ops"));
+            RunningShaper.await("holder upstream", BOUND, () -> up.heads() == 1);
+            first.send(team.formatted("research"));
+            second.send(team.formatted("research"));
+            RunningShaper.await("two queued", BOUND, () -> shaper.server().limiters("default").stream().mapToInt(LimiterSnapshot::waiters).sum() == 2);
+            JsonNode p = event(shaper, d -> d.path("providers").path(0).path("queued").asInt() == 2).path("providers").path(0);
+            assertEquals("research", p.path("waiting").path(0).path("client").asText());
+            assertEquals(2, p.path("queuedByClient").path("research").asInt(), p.toString());
+            assertTrue(p.path("queuedByClient").path("ops").isMissingNode(), "the admitted client waits for nothing: " + p);
+        }
+    }
+
     @Test
     void theProxyPortDoesNotServeThePage() throws Exception {
         try (ScriptedUpstream up = ScriptedUpstream.ok("upstream root");

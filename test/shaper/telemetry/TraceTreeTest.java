@@ -85,11 +85,12 @@ class TraceTreeTest {
             List<RecordedRequest> seen;
             try (RunningShaper shaper = RunningShaper.start("-otel", "-otel-endpoint", collector.url(), "-upstream", up.url(),
                     "-transcode-messages-chat", "-limit-all", "-concurrency", "1", "-release-cooldown", "0",
-                    "-retry", "2", "-retry-wait-min", "10ms", "-retry-wait-max", "20ms")) {
+                    "-retry", "2", "-retry-wait-min", "10ms", "-retry-wait-max", "20ms", "-client-id", "session")) {
                 CompletableFuture<HttpResponse<String>> holder = post(shaper, messages("hold"));
                 RunningShaper.await("holder upstream", BOUND, () -> up.inFlight() == 1);
                 CompletableFuture<HttpResponse<String>> queued = post(shaper, messages("hi"),
-                        "traceparent", "00-" + TRACE + "-" + CLIENT_SPAN + "-01", "tracestate", "vendor=abc");
+                        "traceparent", "00-" + TRACE + "-" + CLIENT_SPAN + "-01", "tracestate", "vendor=abc",
+                        "x-claude-code-session-id", "session-7");
                 RunningShaper.await("queued behind the holder", BOUND, () -> waiters(shaper) == 1);
                 release.countDown();
                 assertEquals(200, holder.get(20, TimeUnit.SECONDS).statusCode());
@@ -124,6 +125,7 @@ class TraceTreeTest {
             assertEquals(serverId, hex(queue.getParentSpanId()));
             assertEquals("1", attribute(queue.getAttributesList(), "shaper.queue.position"));
             assertNotNull(attribute(queue.getAttributesList(), "shaper.queue.limiter"));
+            assertEquals("session-7", attribute(queue.getAttributesList(), "shaper.client"), "who waited: the client identity");
             assertTrue(queue.getEndTimeUnixNano() - queue.getStartTimeUnixNano() > 0);
 
             List<Span> attempts = trace.stream().filter(s -> s.getName().equals("upstream attempt"))
