@@ -41,11 +41,6 @@ public final class Telemetry implements ExchangeTracing, AutoCloseable {
     static final String SCOPE = "ai-concurrency-shaper";
     private static final TextMapGetter<Function<String, String>> HEADERS = new TextMapGetter<>() {
         @Override
-        public Iterable<String> keys(Function<String, String> carrier) {
-            return List.of("traceparent", "tracestate");
-        }
-
-        @Override
         public String get(Function<String, String> carrier, String key) {
             return carrier == null ? null : carrier.apply(key);
         }
