@@ -112,7 +112,7 @@ public final class ShaperServer {
         telemetry.slots(() -> live.current().stream().collect(java.util.stream.Collectors.toMap(ProviderAssembly::name,
                 p -> p.limiters().views().counts(), (a, b) -> a, java.util.LinkedHashMap::new)));
         try {
-            server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions());
+            server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions(), services.parts().tracing());
         } catch (RuntimeException | Error e) {
             live.close();
             services.close();
