@@ -29,7 +29,7 @@ import io.helidon.websocket.WsSession;
  * The Responses WebSocket bench: {@code serve -port N} is a fake upstream (each generating
  * {@code response.create} answered with {@code bench_events} delta events {@code bench_interval_ms}
  * apart, each stamped with the wall clock in microseconds, then {@code response.completed};
- * {@code GET /health} for the launcher); {@code probe -url WS -turns T -events N -interval MS} runs T
+ * {@code GET /health} for the launcher, {@code POST /v1/traces} and {@code /v1/metrics} taking a traced proxy's OTLP export); {@code probe -url WS -turns T -events N -interval MS} runs T
  * turns one after another over one socket and prints one line {@code WS_RESULT key=value …}: per-event
  * delay (arrival minus stamp) and per-turn round trip (request sent to {@code response.completed}),
  * p50 and p99 in microseconds. The first {@code -warmup} turns are not measured.
@@ -72,11 +72,19 @@ public class WsTurnProbe {
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
+    /** A traced proxy's OTLP export, taken and dropped: the bench measures the proxy, not a collector. */
+    private static void otlpTaken(io.helidon.webserver.http.ServerRequest req, io.helidon.webserver.http.ServerResponse res) {
+        req.content().consume();
+        res.send();
+    }
+
     private static void serve(int port) throws InterruptedException {
         WebServer server = WebServer.builder().host("127.0.0.1").port(port)
                 // without it Nagle and delayed ACKs put ~40 ms between an event and the next
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-                .routing(r -> r.get("/health", (req, res) -> res.send("ok")))
+                .routing(r -> r.get("/health", (req, res) -> res.send("ok"))
+                        .post("/v1/traces", WsTurnProbe::otlpTaken)
+                        .post("/v1/metrics", WsTurnProbe::otlpTaken))
                 .addRouting(WsRouting.builder().endpoint("/v1/responses", () -> new WsListener() {
                     @Override
                     public void onMessage(WsSession session, String text, boolean last) {

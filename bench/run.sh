@@ -1398,7 +1398,7 @@ section_priority() {
 # route is limited (each turn admitted and recorded). Rows: the turn's round trip with no events (the cost
 # per turn of termination and admission) and the per-event delay of a streamed turn.
 section_websocket() {
-  local quick=${QUICK:-0} turns warmup events interval port pid target url tline eline shape_port tunnel_port
+  local quick=${QUICK:-0} turns warmup events interval port pid target url tline eline shape_port tunnel_port traced_port
   turns=${BENCH_WS_TURNS:-$([ "$quick" = 1 ] && echo 60 || echo 300)}
   warmup=${BENCH_WS_WARMUP:-$([ "$quick" = 1 ] && echo 20 || echo 100)}
   events=${BENCH_WS_EVENTS:-20} interval=${BENCH_WS_INTERVAL:-5}
@@ -1413,18 +1413,24 @@ section_websocket() {
   launch_proxy ws-tunnel-proxy "http://127.0.0.1:$port" /dev/null -responses-websocket tunnel
   tunnel_port=$LAUNCHED_PORT
   local tunnel_started=$LAUNCHED_STARTED
+  # the shaping proxy again with every turn traced (sampling 1.0), exporting to the fake's /v1/traces
+  launch_proxy ws-traced-proxy "http://127.0.0.1:$port" /dev/null -limit "POST /v1/responses" -concurrency 64 -release-cooldown 0 \
+    -otel -otel-endpoint "http://127.0.0.1:$port"
+  traced_port=$LAUNCHED_PORT
+  local traced_started=$LAUNCHED_STARTED
   md "## Responses WebSocket turns: direct, tunnelled, shaped" "" \
     "One socket per target, turns one after another (\`bench/WsTurnProbe.java\`), $warmup unmeasured turns first, then $turns measured." \
     "**Turn** = \`response.create\` sent to \`response.completed\` received, with no events between (what termination and admission" \
     "add per turn); **event** = wall-clock delay of each of $events deltas ${interval} ms apart (stamped by the fake, read by the probe)." \
     "\`shape\`: the default mode, \`-limit \"POST /v1/responses\" -concurrency 64\` (every turn admitted, recorded, usage read);" \
-    "\`tunnel\`: \`-responses-websocket tunnel\` (bytes spliced unread)." "" \
+    "\`tunnel\`: \`-responses-websocket tunnel\` (bytes spliced unread); \`traced\`: \`shape\` with \`-otel\` (a span tree per turn, sampling 1.0)." "" \
     "| target | turn p50 | turn p99 | event p50 | event p99 |" "| --- | ---: | ---: | ---: | ---: |"
-  for target in direct tunnel shape; do
+  for target in direct tunnel shape traced; do
     case $target in
       direct) url="ws://127.0.0.1:$port/v1/responses" ;;
       tunnel) url="ws://127.0.0.1:$tunnel_port/v1/responses" ;;
       shape) url="ws://127.0.0.1:$shape_port/v1/responses" ;;
+      traced) url="ws://127.0.0.1:$traced_port/v1/responses" ;;
     esac
     run_bounded 600 ./jbang bench/WsTurnProbe.java probe -url "$url" -turns "$turns" -warmup "$warmup" -events 0 \
       >"$RES/ws-$target-turns.txt" 2>"$RES/ws-$target-turns.err" || log "websocket $target: turn probe failed: $(tail -3 "$RES/ws-$target-turns.err")"
@@ -1445,6 +1451,11 @@ section_websocket() {
     local added=$(( ${M[ws.shape.turn_p50_us]} - ${M[ws.tunnel.turn_p50_us]} ))
     check "websocket: shaped turn p50 minus tunnelled (termination + admission per turn)" "≤ 1 ms" "$(fmt_us "$added")" "$(passfail "$added <= 1000")"
   fi
+  if [ -n "${M[ws.traced.turn_p50_us]}" ] && [ -n "${M[ws.shape.turn_p50_us]}" ]; then
+    local traced_added=$(( ${M[ws.traced.turn_p50_us]} - ${M[ws.shape.turn_p50_us]} ))
+    check "websocket: traced turn p50 minus shaped (a span tree per turn)" "≤ 1 ms" "$(fmt_us "$traced_added")" "$(passfail "$traced_added <= 1000")"
+  fi
+  stop_pid "$traced_started"
   stop_pid "$shape_started"
   stop_pid "$tunnel_started"
   stop_pid "$pid"

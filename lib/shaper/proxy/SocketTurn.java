@@ -7,6 +7,7 @@ import java.util.Optional;
 import io.helidon.http.Headers;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeTrace;
+import shaper.observe.ExchangeTracing;
 import shaper.observe.Outcome;
 import shaper.proxy.AnswerJudge.BreakerVerdict;
 import shaper.proxy.TurnSocket.TurnEnd;
@@ -53,10 +54,17 @@ public final class SocketTurn {
         }
     }
 
-    /** Serves one turn to its end on the calling thread: one record, whatever happens. */
-    public static void serve(ProviderAssembly provider, Asked asked, TurnSocket socket) {
+    /**
+     * Serves one turn to its end on the calling thread: one record, whatever happens.
+     *
+     * @param tracing where the turn's spans come from: they continue the handshake's {@code traceparent}, so
+     *                every turn of a session is a child of the span the client opened the socket under
+     */
+    public static void serve(ProviderAssembly provider, Asked asked, TurnSocket socket, ExchangeTracing tracing) {
         ExchangeTrace trace = provider.publisher().journal().begin("POST", asked.path(), "");
         trace.transport("ws");
+        trace.spans(tracing.begin(provider.name(), "POST", asked.path(),
+                name -> asked.headers().first(io.helidon.http.HeaderNames.create(name)).orElse(null)));
         ClientSink sink = ClientSink.onSocket(socket);
         ClientConnection connection = ClientConnection.owned(socket::clientOpen);
         Settlement settlement = new Settlement(provider, sink, connection, trace, asked.headers());
@@ -80,6 +88,7 @@ public final class SocketTurn {
         settlement.sent(frame, c.exchange().coding());
         UsageScanner usage = UsageScanner.forContentType("text/event-stream");
         c.trace().usageScanner(usage);
+        // the upstream socket was opened at the handshake: a turn's trace context cannot go with its frame
         c.trace().attemptStarted();
         ExchangeTrace trace = c.trace();
         TurnEnd end = socket.relay(frame, usage, () -> {

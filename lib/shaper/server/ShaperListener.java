@@ -10,6 +10,7 @@ import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import shaper.observe.ExchangeLog;
+import shaper.observe.ExchangeTracing;
 import io.helidon.webserver.websocket.WsConfig;
 import shaper.proxy.upgrade.UpgradeTunnel;
 import shaper.proxy.ws.ResponsesUpgrader;
@@ -35,7 +36,7 @@ final class ShaperListener {
      *
      * @throws shaper.config.ConfigException when {@code -bind} cannot be bound (the message names the flag and the cause)
      */
-    static WebServer start(ServerConfig config, MountTable table, ExchangeLog log, SessionGauge sessions) {
+    static WebServer start(ServerConfig config, MountTable table, ExchangeLog log, SessionGauge sessions, ExchangeTracing tracing) {
         ListenCheck.bindable("-bind", config.bind());
         Http1Config http1 = Http1Config.builder()
                 .sendKeepAliveHeader(false)
@@ -43,7 +44,7 @@ final class ShaperListener {
                 .validatePath(false)
                 .build();
         UpgradeTunnel opaque = new UpgradeTunnel("websocket", table::upgradeTarget, log);
-        ResponsesUpgrader tunnel = new ResponsesUpgrader(opaque, table::upgradeTarget, log, sessions);
+        ResponsesUpgrader tunnel = new ResponsesUpgrader(opaque, table::upgradeTarget, log, sessions, tracing);
         Duration headTimeout = config.headerReadTimeout();
         HeadReadTimeout heads = new HeadReadTimeout(Http1ConnectionSelector.builder()
                 .config(http1)

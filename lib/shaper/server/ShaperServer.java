@@ -111,7 +111,7 @@ public final class ShaperServer {
         }
         telemetry.slots(live::slotCounts);
         try {
-            server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions());
+            server = ShaperListener.start(config.server(), live.table(), services.log(), live.sessions(), services.parts().tracing());
         } catch (RuntimeException | Error e) {
             live.close();
             services.close();

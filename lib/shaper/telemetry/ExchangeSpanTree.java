@@ -132,7 +132,8 @@ final class ExchangeSpanTree implements ExchangeSpans {
                 .put(GenAi.OUTCOME, record.outcome().label())
                 .put(GenAi.END_REASON, record.reason().name().toLowerCase(Locale.ROOT))
                 .put(GenAi.ATTEMPTS, (long) record.attempts())
-                .put(GenAi.ROUTE, record.route().name().toLowerCase(Locale.ROOT));
+                .put(GenAi.ROUTE, record.route().name().toLowerCase(Locale.ROOT))
+                .put(GenAi.TRANSPORT, record.transport());
         if (!record.priorityClass().isEmpty()) {
             a.put(GenAi.PRIORITY_CLASS, record.priorityClass());
         }

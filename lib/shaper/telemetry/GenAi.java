@@ -32,6 +32,8 @@ final class GenAi {
     static final AttributeKey<String> CLIENT = AttributeKey.stringKey("shaper.client");
     static final AttributeKey<String> PRIORITY_CLASS = AttributeKey.stringKey("shaper.priority_class");
     static final AttributeKey<String> ROUTE = AttributeKey.stringKey("shaper.route");
+    /** {@code http}, or {@code ws} for one turn of a Responses WebSocket session. */
+    static final AttributeKey<String> TRANSPORT = AttributeKey.stringKey("shaper.transport");
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("shaper.outcome");
     static final AttributeKey<String> END_REASON = AttributeKey.stringKey("shaper.end_reason");
     static final AttributeKey<Long> ATTEMPTS = AttributeKey.longKey("shaper.attempts");

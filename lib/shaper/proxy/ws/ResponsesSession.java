@@ -3,7 +3,6 @@ package shaper.proxy.ws;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,10 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.helidon.common.buffers.BufferData;
-import io.helidon.http.Headers;
 import io.helidon.websocket.WsCloseCodes;
 import io.helidon.websocket.WsListener;
 import io.helidon.websocket.WsSession;
+import shaper.observe.ExchangeTracing;
 import shaper.proxy.ProviderAssembly;
 import shaper.proxy.SocketTurn;
 import shaper.proxy.TurnSocket;
@@ -47,6 +46,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
     private final ProviderAssembly provider;
     private final SocketTurn.Asked handshake;
     private final AtomicInteger openSessions;
+    private final ExchangeTracing tracing;
     private final StringBuilder partial = new StringBuilder();
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile WsSession client;
@@ -57,11 +57,13 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
     /**
      * @param handshake    the handshake's fields, routed path and client identity (its frame is empty)
      * @param openSessions the provider's gauge of open sessions, counted up now and down once at the end
+     * @param tracing      where each turn's spans come from
      */
-    ResponsesSession(ProviderAssembly provider, Headers headers, String path, Optional<String> clientKey, AtomicInteger openSessions) {
+    ResponsesSession(ProviderAssembly provider, SocketTurn.Asked handshake, AtomicInteger openSessions, ExchangeTracing tracing) {
         this.provider = provider;
-        this.handshake = new SocketTurn.Asked(headers, path, clientKey, new byte[0]);
+        this.handshake = handshake;
         this.openSessions = openSessions;
+        this.tracing = tracing;
         openSessions.incrementAndGet();
     }
 
@@ -110,7 +112,7 @@ final class ResponsesSession implements WsListener, TurnSocket, UpstreamLink.Eve
             TurnRelay turn = current.get();
             Thread.ofVirtual().name("ws-turn").start(() -> {
                 try {
-                    SocketTurn.serve(provider, new SocketTurn.Asked(handshake.headers(), handshake.path(), handshake.client(), frame), this);
+                    SocketTurn.serve(provider, new SocketTurn.Asked(handshake.headers(), handshake.path(), handshake.client(), frame), this, tracing);
                 } catch (RuntimeException | Error unexpected) {
                     // recorded by the settlement; the client is told the only way a socket can be
                     end(WsCloseCodes.UNEXPECTED_CONDITION, "proxy error");

@@ -22,11 +22,13 @@ import io.helidon.webserver.websocket.WsConnection;
 import shaper.config.ResponsesWebSocket;
 import shaper.observe.EndReason;
 import shaper.observe.ExchangeLog;
+import shaper.observe.ExchangeTracing;
 import shaper.observe.Header;
 import shaper.observe.Outcome;
 import shaper.observe.Provenance;
 import shaper.proxy.HeaderPolicy;
 import shaper.proxy.ProviderAssembly;
+import shaper.proxy.SocketTurn;
 import shaper.proxy.TransportErrors;
 import shaper.proxy.Upstreams;
 import shaper.proxy.upgrade.UpgradeTunnel;
@@ -60,11 +62,15 @@ public final class ResponsesUpgrader implements Http1Upgrader {
     private final UpgradeTunnel.Resolver resolver;
     private final ExchangeLog log;
     private final SessionGauge sessions;
+    private final ExchangeTracing tracing;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
 
-    public ResponsesUpgrader(UpgradeTunnel tunnel, UpgradeTunnel.Resolver resolver, ExchangeLog log, SessionGauge sessions) {
+    /** @param tracing where each turn's spans come from ({@link ExchangeTracing#OFF} without {@code -otel}) */
+    public ResponsesUpgrader(UpgradeTunnel tunnel, UpgradeTunnel.Resolver resolver, ExchangeLog log, SessionGauge sessions,
+                             ExchangeTracing tracing) {
         this.tunnel = tunnel;
+        this.tracing = tracing;
         this.resolver = resolver;
         this.log = log;
         this.sessions = sessions;
@@ -109,8 +115,8 @@ public final class ResponsesUpgrader implements Http1Upgrader {
 
     private ServerConnection terminate(ConnectionContext ctx, Handshake hs, HandshakeRecord record) {
         ProviderAssembly provider = hs.target().assembly();
-        ResponsesSession session = new ResponsesSession(provider, hs.headers(), hs.target().rawPath(), hs.target().client(),
-                sessions.of(provider.name()));
+        ResponsesSession session = new ResponsesSession(provider,
+                new SocketTurn.Asked(hs.headers(), hs.target().rawPath(), hs.target().client(), new byte[0]), sessions.of(provider.name()), tracing);
         UpstreamLink.Opened opened;
         try {
             opened = UpstreamLink.open(http, upstreamUri(provider, hs), forwarded(provider, hs), offered(hs), connectBound(provider), session);
