@@ -49,13 +49,13 @@ public final class UpstreamClient implements AutoCloseable {
     /**
      * @param base     the upstream base URL ({@code http} or {@code https})
      * @param pooling  pool size, keep-alive and idle timeout
-     * @param egress   the forward proxy connections go through, or null for direct connections
+     * @param dialing  how connections are opened: the forward proxy, the TLS trust and client key
      * @param nanoTime the clock that ages idle connections (the provider's)
      * @param notices  where a resend on a fresh connection is logged
      */
-    public UpstreamClient(URI base, Pooling pooling, EgressProxy egress, LongSupplier nanoTime, Consumer<String> notices) {
+    public UpstreamClient(URI base, Pooling pooling, Dialing dialing, LongSupplier nanoTime, Consumer<String> notices) {
         UpstreamAddress address = UpstreamAddress.of(base);
-        this.pool = new ConnectionPool(address, egress, pooling.keepAlive() ? pooling.size() : 0, pooling.idleTimeout(), nanoTime);
+        this.pool = new ConnectionPool(address, dialing, pooling.keepAlive() ? pooling.size() : 0, pooling.idleTimeout(), nanoTime);
         this.keepAlive = pooling.keepAlive();
         this.host = address.hostField();
         this.notices = notices;

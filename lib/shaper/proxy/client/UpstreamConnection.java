@@ -43,9 +43,11 @@ final class UpstreamConnection implements AutoCloseable {
 
     /**
      * Connects, within {@code connectTimeout}, through {@code egress} when it is not null (its tunnel
-     * set up within the same bound), and for {@code https} completes the TLS handshake with the upstream.
+     * set up within the same bound), and for {@code https} completes the TLS handshake with the upstream
+     * with {@code dialing}'s trust and client key.
      */
-    static UpstreamConnection open(UpstreamAddress address, EgressProxy egress, Duration connectTimeout) throws IOException {
+    static UpstreamConnection open(UpstreamAddress address, Dialing dialing, Duration connectTimeout) throws IOException {
+        EgressProxy egress = dialing.egress();
         SocketChannel channel = SocketChannel.open();
         try {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -65,7 +67,7 @@ final class UpstreamConnection implements AutoCloseable {
             if (!address.tls()) {
                 return new UpstreamConnection(channel, plain);
             }
-            SSLSocket ssl = UpstreamTls.over(plain, address.host(), address.port());
+            SSLSocket ssl = dialing.tls().over(plain, address.host(), address.port());
             return new UpstreamConnection(channel, ssl);
         } catch (IOException | RuntimeException e) {
             closeQuietly(channel);
