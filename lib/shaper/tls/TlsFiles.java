@@ -10,6 +10,7 @@ import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Objects;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -55,19 +56,33 @@ public record TlsFiles(Path ca, Trust trust, Path cert, Path key, Flags flags) {
 
     /** A TLS context with this trust and client key, the files read now. */
     public SSLContext context() {
+        return context(keyManagers());
+    }
+
+    /** A TLS context with this trust and {@code keys} (null: no client certificate), the CA file read now. */
+    public SSLContext context(KeyManager[] keys) {
         try {
-            KeyManagerFactory kmf = null;
-            if (cert != null) {
-                KeyStore keys = emptyStore();
-                char[] none = new char[0];
-                keys.setKeyEntry("client", PemFiles.privateKey(key, flags.key()), none,
-                        PemFiles.certificates(cert, flags.cert()).toArray(Certificate[]::new));
-                kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                kmf.init(keys, none);
-            }
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf == null ? null : kmf.getKeyManagers(), trustManagers(), null);
+            ctx.init(keys, trustManagers(), null);
             return ctx;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new ConfigException("TLS setup from " + describe() + " failed: " + e.getMessage());
+        }
+    }
+
+    /** The client certificate and key as key managers, read now; null when there is none. */
+    public KeyManager[] keyManagers() {
+        if (cert == null) {
+            return null;
+        }
+        try {
+            KeyStore keys = emptyStore();
+            char[] none = new char[0];
+            keys.setKeyEntry("client", PemFiles.privateKey(key, flags.key()), none,
+                    PemFiles.certificates(cert, flags.cert()).toArray(Certificate[]::new));
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(keys, none);
+            return kmf.getKeyManagers();
         } catch (GeneralSecurityException | IOException e) {
             throw new ConfigException("TLS setup from " + describe() + " failed: " + e.getMessage());
         }

@@ -113,7 +113,7 @@ public final class UpstreamClient implements AutoCloseable {
             out.flush();
         } catch (IOException e) {
             c.close(); // a half-sent request must end now, and its connection is never reused
-            throw new DeadConnection(e);
+            throw new DeadConnection(c.explain(e));
         } catch (RuntimeException e) {
             c.close();
             throw e;
@@ -145,7 +145,7 @@ public final class UpstreamClient implements AutoCloseable {
             }
         } catch (IOException e) {
             if (in.consumed() == before && !(e instanceof InterruptedIOException)) {
-                throw new DeadConnection(e instanceof EOFException ? new NoAnswer() : e);
+                throw new DeadConnection(c.explain(e instanceof EOFException ? new NoAnswer() : e));
             }
             throw e;
         }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.util.Arrays;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -19,20 +20,34 @@ import shaper.tls.TlsFiles;
  */
 public final class UpstreamTls {
     /** No file given: the JDK's default context (its system trust, no client certificate). */
-    public static final UpstreamTls SYSTEM = new UpstreamTls(null, new byte[0]);
+    public static final UpstreamTls SYSTEM = new UpstreamTls(null, new byte[0], null);
 
     /** Null for the JDK's default factory, read when used (tests may change the default). */
     private final SSLSocketFactory factory;
     private final byte[] digest;
+    /** Without a client certificate of our own: notes an upstream that asked for one; else null. */
+    private final CertificateWatch watch;
 
-    private UpstreamTls(SSLSocketFactory factory, byte[] digest) {
+    private UpstreamTls(SSLSocketFactory factory, byte[] digest, CertificateWatch watch) {
         this.factory = factory;
         this.digest = digest;
+        this.watch = watch;
     }
 
     /** The context of {@code files}, read now; {@link #SYSTEM} when none is given. */
     public static UpstreamTls of(TlsFiles files) {
-        return files.any() ? new UpstreamTls(files.context().getSocketFactory(), files.digest()) : SYSTEM;
+        if (!files.any()) {
+            return SYSTEM;
+        }
+        KeyManager[] keys = files.keyManagers();
+        CertificateWatch watch = keys == null ? new CertificateWatch() : null;
+        SSLSocketFactory factory = files.context(keys == null ? new KeyManager[] {watch} : keys).getSocketFactory();
+        return new UpstreamTls(factory, files.digest(), watch);
+    }
+
+    /** Whether the upstream behind {@code ssl} asked for a client certificate that this setup has none of; asked once per socket. */
+    boolean certificateWanted(SSLSocket ssl) {
+        return watch != null && watch.asked(ssl);
     }
 
     /** Layers TLS on {@code plain} (closed with it) and completes the handshake; the caller closes {@code plain} on failure. */
