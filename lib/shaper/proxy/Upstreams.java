@@ -28,7 +28,7 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
     public static final class Upstream {
         private final URI base;
         private final UpstreamClient client;
-        /** How its connections are opened; its TLS setup is an upgrade's own socket's too. */
+        /** How its connections are opened; its TLS setup ({@link UpstreamTls}) is an upgrade's own socket's too. */
         private final Dialing dialing;
         /** The last call's transport failure in words, null once the upstream answered again. */
         private volatile String unreachable;
@@ -57,11 +57,6 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
 
         UpstreamClient client() {
             return client;
-        }
-
-        /** The trust and client key of its TLS connections. */
-        public UpstreamTls tls() {
-            return dialing.tls();
         }
 
         /** How its connections are opened (a reload keeps the pools only when this is equal). */

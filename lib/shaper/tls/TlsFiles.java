@@ -29,13 +29,12 @@ import shaper.config.ConfigException;
  * @param flags the flag names, for messages
  */
 public record TlsFiles(Path ca, Trust trust, Path cert, Path key, Flags flags) {
-    /** What a CA bundle does to the system trust (the JDK's {@code cacerts}, or {@code javax.net.ssl.trustStore}). */
-    public enum Trust {
-        /** The bundle's CAs are trusted besides the system's (a corporate CA that re-signs traffic). */
-        ADDED,
-        /** Only the bundle's CAs are trusted (a private upstream whose certificates no public CA signs). */
-        ONLY
-    }
+    /**
+     * What a CA bundle does to the system trust (the JDK's {@code cacerts}, or {@code javax.net.ssl.trustStore}):
+     * {@code ADDED} trusts its CAs besides the system's (a corporate CA that re-signs traffic), {@code ONLY}
+     * trusts nothing else (a private upstream whose certificates no public CA signs).
+     */
+    public enum Trust { ADDED, ONLY }
 
     /** The flag names errors cite. */
     public record Flags(String ca, String cert, String key) {

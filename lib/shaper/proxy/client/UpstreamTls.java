@@ -17,22 +17,14 @@ import shaper.tls.TlsFiles;
  * {@code -upstream-ca}, {@code -upstream-ca-only}, {@code -upstream-client-cert} and
  * {@code -upstream-client-key}. Equal instances come from the same files with the same content,
  * which is how a reload tells whether an upstream's pools can stay.
+ *
+ * @param factory null for the JDK's default factory, read when used (tests may change the default)
+ * @param digest  what the files held ({@link TlsFiles#digest()}); empty for {@link #SYSTEM}
+ * @param watch   without a client certificate of our own, notes an upstream that asked for one; else null
  */
-public final class UpstreamTls {
+public record UpstreamTls(SSLSocketFactory factory, byte[] digest, CertificateWatch watch) {
     /** No file given: the JDK's default context (its system trust, no client certificate). */
     public static final UpstreamTls SYSTEM = new UpstreamTls(null, new byte[0], null);
-
-    /** Null for the JDK's default factory, read when used (tests may change the default). */
-    private final SSLSocketFactory factory;
-    private final byte[] digest;
-    /** Without a client certificate of our own: notes an upstream that asked for one; else null. */
-    private final CertificateWatch watch;
-
-    private UpstreamTls(SSLSocketFactory factory, byte[] digest, CertificateWatch watch) {
-        this.factory = factory;
-        this.digest = digest;
-        this.watch = watch;
-    }
 
     /** The context of {@code files}, read now; {@link #SYSTEM} when none is given. */
     public static UpstreamTls of(TlsFiles files) {
