@@ -36,9 +36,8 @@ public final class WireOptions {
      * Added to, not replacing, the system trust: a corporate proxy that re-signs TLS needs its CA
      * trusted while public upstreams keep working.
      */
-    @Option(names = {"-upstream-ca", "--upstream-ca"},
-            paramLabel = "FILE",
-            description = "PEM CA certificates trusted for an https upstream, besides the system trust store")
+    @Option(description = "PEM CA certificates trusted for an https upstream, besides the system trust store",
+            names = {"-upstream-ca", "--upstream-ca"}, paramLabel = "FILE")
     Path ca;
 
     @Option(names = {"-upstream-ca-only", "--upstream-ca-only"}, arity = "0..1", fallbackValue = "true", defaultValue = "false",
@@ -46,9 +45,7 @@ public final class WireOptions {
     boolean caOnly;
 
     /** The certificate half of mutual TLS; checked with its key when the provider is assembled. */
-    @Option(names = {"-upstream-client-cert", "--upstream-client-cert"},
-            paramLabel = "FILE",
-            description = "PEM client certificate for mutual TLS with the upstream (with -upstream-client-key)")
+    @Option(names = {"-upstream-client-cert", "--upstream-client-cert"}, paramLabel = "FILE", description = "PEM client certificate for mutual TLS (with -upstream-client-key)")
     Path clientCert;
 
     @Option(names = {"-upstream-client-key", "--upstream-client-key"},
