@@ -66,7 +66,7 @@ public final class TransportErrors {
         }
         if (handshakeFailed(error)) {
             // its root is the reason (a CertificateException for another name or an untrusted chain), in the JDK's words
-            return "TLS handshake failed: " + message;
+            return "TLS handshake failed: " + message + tlsHint(lower);
         }
         return switch (root) {
             case ConnectException e when message.startsWith("cannot reach egress proxy") -> message;
@@ -75,7 +75,7 @@ public final class TransportErrors {
             case UnknownHostException e -> "unknown host " + message.replaceFirst("/<unresolved>.*$", "");
             case NoRouteToHostException e -> "no route to host";
             case SocketTimeoutException e -> "timed out waiting for the upstream";
-            case SSLException e -> "TLS error: " + message;
+            case SSLException e -> "TLS error: " + message + tlsHint(lower);
             case shaper.proxy.client.UpstreamClient.NoAnswer e -> "the upstream closed the connection before answering";
             case EOFException e -> "the connection closed before the response was complete";
             case SocketException e when lower.contains("reset") -> "connection reset by the peer";
@@ -87,6 +87,21 @@ public final class TransportErrors {
                 default -> message.isEmpty() ? "connection failed" : message;
             };
         };
+    }
+
+    /**
+     * The flag that fixes a TLS failure, when the JDK's words show which: an alert that the peer
+     * wants a client certificate (under TLS 1.3 it arrives after the client's side of the handshake,
+     * at the first read), or a chain no trusted CA signed.
+     */
+    private static String tlsHint(String lower) {
+        if (lower.contains("certificate_required") || lower.contains("bad_certificate")) {
+            return " (the upstream wants a client certificate it accepts: give -upstream-client-cert and -upstream-client-key)";
+        }
+        if (lower.contains("pkix path building failed") || lower.contains("unable to find valid certification path")) {
+            return " (no trusted CA signed its certificate: add its CA with -upstream-ca)";
+        }
+        return "";
     }
 
     /** True when a TLS handshake failed anywhere in the chain: the handshake exception wraps the reason, so the root alone hides it. */

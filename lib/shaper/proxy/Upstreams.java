@@ -5,9 +5,10 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
-import shaper.proxy.client.EgressProxy;
+import shaper.proxy.client.Dialing;
 import shaper.proxy.client.Pooling;
 import shaper.proxy.client.UpstreamClient;
+import shaper.proxy.client.UpstreamTls;
 
 /**
  * A provider's upstreams: the main one, and optionally {@code -responses-upstream} for the paths
@@ -27,19 +28,22 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
     public static final class Upstream {
         private final URI base;
         private final UpstreamClient client;
+        /** How its connections are opened; its TLS setup ({@link UpstreamTls}) is an upgrade's own socket's too. */
+        private final Dialing dialing;
         /** The last call's transport failure in words, null once the upstream answered again. */
         private volatile String unreachable;
 
         /**
          * @param base     the upstream base URL
          * @param pooling  idle keep-alive connections kept, and for how long
-         * @param egress   the forward proxy its connections go through, or null for direct
+         * @param dialing  how its connections are opened: the forward proxy, TLS trust and client key
          * @param nanoTime the provider's clock, which ages idle connections
          * @param notices  where the client logs a request it sent once more on a fresh connection
          */
-        public Upstream(URI base, Pooling pooling, EgressProxy egress, LongSupplier nanoTime, Consumer<String> notices) {
+        public Upstream(URI base, Pooling pooling, Dialing dialing, LongSupplier nanoTime, Consumer<String> notices) {
             this.base = base;
-            this.client = new UpstreamClient(base, pooling, egress, nanoTime, notices);
+            this.dialing = dialing;
+            this.client = new UpstreamClient(base, pooling, dialing, nanoTime, notices);
         }
 
         /** The request target: the raw path and query exactly as given, joined to the base path. */
@@ -53,6 +57,11 @@ public record Upstreams(Upstream main, Upstream responses, String mountPrefix) {
 
         UpstreamClient client() {
             return client;
+        }
+
+        /** How its connections are opened (a reload keeps the pools only when this is equal). */
+        public Dialing dialing() {
+            return dialing;
         }
 
         /** The base URL as safe to print (no query). */

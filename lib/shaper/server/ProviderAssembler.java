@@ -29,13 +29,17 @@ import shaper.proxy.ProviderAssembly;
 import shaper.proxy.TranscodeStages;
 import shaper.proxy.Upstreams.Upstream;
 import shaper.proxy.Upstreams;
+import shaper.auth.ProxyCredentials;
+import shaper.proxy.client.Dialing;
 import shaper.proxy.client.EgressProxy;
 import shaper.proxy.client.Pooling;
 import shaper.proxy.client.ProxyEnvironment;
+import shaper.proxy.client.UpstreamTls;
 import shaper.retry.RetryPolicy;
 import shaper.retry.ThreadLocalJitter;
 import shaper.settings.ProviderConfig;
 import shaper.settings.ShaperConfig;
+import shaper.tls.TlsFiles;
 import shaper.transcode.TranscodeCredentials;
 
 /**
@@ -44,6 +48,8 @@ import shaper.transcode.TranscodeCredentials;
  * {@link ProviderAssembly} in command-line order. A failure part-way closes what was built.
  */
 final class ProviderAssembler {
+    private static final TlsFiles.Flags UPSTREAM_TLS_FLAGS = new TlsFiles.Flags("-upstream-ca", "-upstream-client-cert", "-upstream-client-key");
+
     private ProviderAssembler() {
     }
 
@@ -134,8 +140,9 @@ final class ProviderAssembler {
                 }
             }
             TranscodeStages transcoding = TranscodeStages.of(p.transcode(), ownHeaders.then(transcodeCredentials(p, auth, s, log)), log);
-            Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize())
-                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s, log::info);
+            Dials dials = dials(p, s);
+            Upstreams upstreams = previous.isPresent() && sameUpstreams(previous.get(), p, limiters.upstreamPoolSize(), dials)
+                    ? previous.get().upstreams() : upstreams(p, limiters.upstreamPoolSize(), s, log::info, dials);
             return new ProviderAssembly(p, s.time(), limiters, admission, breaker, new RetryPolicy(p.retry(), ThreadLocalJitter.INSTANCE),
                     upstreams, auth, ownHeaders.then(CredentialRewrite.of(s.keys(), auth)), transcoding, cluster, publisher,
                     tokens(p, s, previous, cluster),
@@ -167,28 +174,52 @@ final class ProviderAssembler {
                 p.budget().enabled() ? cluster.map(c -> c.tokenBuckets(p.budget())).orElse(null) : null);
     }
 
-    /** Whether a reload can keep the running upstream pools: same URLs, mount, keep-alive choice, wire settings and pool size. */
-    private static boolean sameUpstreams(ProviderAssembly running, ProviderConfig p, int poolSize) {
+    /**
+     * How a provider's upstreams are dialled, its files and secrets read now (a reload reads them
+     * again, so a rotated certificate or password counts as a change), with the lines to log when
+     * pools are built from them.
+     */
+    private record Dials(Dialing main, Dialing responses, List<String> notes) {
+    }
+
+    private static Dials dials(ProviderConfig p, ServerServices s) {
+        WireConfig wire = p.gateway().wire();
+        WireConfig.UpstreamTlsFiles f = wire.tls();
+        UpstreamTls tls = named(p, () -> UpstreamTls.of(new TlsFiles(f.ca(), f.caOnly() ? TlsFiles.Trust.ONLY : TlsFiles.Trust.ADDED,
+                f.cert(), f.key(), UPSTREAM_TLS_FLAGS)));
+        ProxyCredentials login = wire.proxyAuth() == null ? null : named(p, () -> ProxyCredentials.resolve(wire.proxyAuth(), s.env()));
+        List<String> notes = new ArrayList<>();
+        Dialing main = new Dialing(egress(p, p.upstream(), s, notes::add), tls).withLogin(login);
+        URI second = p.gateway().responsesUpstream();
+        Dialing responses = second == null ? null : new Dialing(egress(p, second, s, notes::add), tls).withLogin(login);
+        return new Dials(main, responses, List.copyOf(notes));
+    }
+
+    /** Whether a reload can keep the running upstream pools: same URLs, mount, keep-alive choice, wire settings, dialling and pool size. */
+    private static boolean sameUpstreams(ProviderAssembly running, ProviderConfig p, int poolSize, Dials dials) {
         ProviderConfig was = running.config();
+        Upstreams up = running.upstreams();
         return was.upstream().equals(p.upstream()) && java.util.Objects.equals(was.gateway().responsesUpstream(), p.gateway().responsesUpstream())
                 && was.mountPrefix().equals(p.mountPrefix())
                 && was.admission().upstreamDisableKeepAlives() == p.admission().upstreamDisableKeepAlives()
                 && was.gateway().wire().equals(p.gateway().wire())
+                && up.main().dialing().equals(dials.main())
+                && (up.responses() == null || up.responses().dialing().equals(dials.responses()))
                 && running.limiters().upstreamPoolSize() == poolSize;
     }
 
-    private static Upstreams upstreams(ProviderConfig p, int poolSize, ServerServices s, Consumer<String> notices) {
+    private static Upstreams upstreams(ProviderConfig p, int poolSize, ServerServices s, Consumer<String> notices, Dials dials) {
+        dials.notes().forEach(notices);
         Pooling pooling = new Pooling(poolSize, !p.admission().upstreamDisableKeepAlives(), p.gateway().wire().idleTimeout());
-        Upstream main = new Upstream(p.upstream(), pooling, egress(p, p.upstream(), s, notices), s.time()::nanoTime, notices);
+        Upstream main = new Upstream(p.upstream(), pooling, dials.main(), s.time()::nanoTime, notices);
         Upstream responses = p.gateway().responsesUpstream() == null ? null
-                : new Upstream(p.gateway().responsesUpstream(), pooling, egress(p, p.gateway().responsesUpstream(), s, notices),
-                        s.time()::nanoTime, notices);
+                : new Upstream(p.gateway().responsesUpstream(), pooling, dials.responses(), s.time()::nanoTime, notices);
         return new Upstreams(main, responses, p.mountPrefix().path());
     }
 
     /**
      * The forward proxy an upstream's connections go through: {@code -upstream-proxy}, else what the
-     * environment names for it (see {@link ProxyEnvironment}); logged once when there is one.
+     * environment names for it (see {@link ProxyEnvironment}); {@code log} gets a line when there is one.
      */
     private static EgressProxy egress(ProviderConfig p, URI upstream, ServerServices s, Consumer<String> log) {
         String flag = p.gateway().wire().proxy();
@@ -208,7 +239,8 @@ final class ProviderAssembler {
             source = choice == null ? null : choice.source();
         }
         if (proxy != null) {
-            log.accept("provider=" + p.name() + " upstream=" + UpstreamUrl.display(upstream) + " egress=" + proxy.display() + " from=" + source);
+            log.accept("provider=" + p.name() + " upstream=" + UpstreamUrl.display(upstream) + " egress=" + proxy.display() + " from=" + source
+                    + (p.gateway().wire().proxyAuth() == null ? "" : " login=" + p.gateway().wire().proxyAuth()));
         }
         return proxy;
     }

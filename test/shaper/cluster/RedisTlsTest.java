@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import shaper.main.ShaperMain;
 import shaper.testing.RunningShaper;
 import shaper.testing.ScriptedUpstream;
+import shaper.testing.TestCerts;
 
 /**
  * {@code rediss://} with an ACL user, as managed Redis services run it: the shared limit holds over

@@ -55,11 +55,42 @@ public final class EgressDaemon implements AutoCloseable {
     public static EgressDaemon squid(String hosts) throws IOException {
         Path bin = installed("/usr/sbin/squid");
         Path dir = workDir("squid");
+        return squid(bin, dir, hosts, "http_access allow localhost");
+    }
+
+    /**
+     * squid on a free port that lets a loopback client through only with Basic credentials
+     * {@code user}/{@code password}, checked by Debian's {@code basic_ncsa_auth} against a password
+     * file made with {@code openssl passwd -apr1}.
+     */
+    public static EgressDaemon squidWithLogin(String user, String password) throws Exception {
+        Path bin = installed("/usr/sbin/squid");
+        Path helper = installed("/usr/lib/squid/basic_ncsa_auth");
+        Path dir = workDir("squid");
+        Process hash = new ProcessBuilder("openssl", "passwd", "-apr1", "-stdin").redirectErrorStream(true).start();
+        try (var in = hash.getOutputStream()) {
+            in.write((password + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String hashed = new String(hash.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).strip();
+        if (!hash.waitFor(30, TimeUnit.SECONDS) || hash.exitValue() != 0) {
+            hash.destroyForcibly();
+            throw new IOException("openssl passwd failed: " + hashed);
+        }
+        Path passwords = dir.resolve("passwd");
+        Files.writeString(passwords, user + ":" + hashed + "\n");
+        return squid(bin, dir, "", String.join("\n",
+                "auth_param basic program " + helper + " " + passwords,
+                "auth_param basic realm shaper-test",
+                "acl login proxy_auth REQUIRED",
+                "http_access allow localhost login"));
+    }
+
+    private static EgressDaemon squid(Path bin, Path dir, String hosts, String access) throws IOException {
         int port = TestNet.freePort();
         Files.writeString(dir.resolve("hosts"), hosts + "\n");
         Files.writeString(dir.resolve("squid.conf"), String.join("\n",
                 "http_port 127.0.0.1:" + port,
-                "http_access allow localhost",
+                access,
                 "http_access deny all",
                 "cache deny all",
                 "hosts_file " + dir.resolve("hosts"),

@@ -23,8 +23,8 @@ final class ConnectionPool implements AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
     private final UpstreamAddress address;
-    /** The forward proxy connections go through, or null for direct. */
-    private final EgressProxy egress;
+    /** The forward proxy connections go through, and their TLS. */
+    private final Dialing dialing;
     private final int capacity;
     private final long idleLimitNanos;
     private final LongSupplier nanoTime;
@@ -37,9 +37,9 @@ final class ConnectionPool implements AutoCloseable {
      * @param idleTimeout how long a connection may idle and still be reused
      * @param nanoTime    the provider's clock, which ages idle connections
      */
-    ConnectionPool(UpstreamAddress address, EgressProxy egress, int capacity, Duration idleTimeout, LongSupplier nanoTime) {
+    ConnectionPool(UpstreamAddress address, Dialing dialing, int capacity, Duration idleTimeout, LongSupplier nanoTime) {
         this.address = address;
-        this.egress = egress;
+        this.dialing = dialing;
         this.capacity = capacity;
         this.idleLimitNanos = idleTimeout.toNanos();
         this.nanoTime = nanoTime;
@@ -64,7 +64,7 @@ final class ConnectionPool implements AutoCloseable {
         if (closed) {
             throw new IOException("upstream client closed");
         }
-        return UpstreamConnection.open(address, egress, CONNECT_TIMEOUT.compareTo(timeout) < 0 ? CONNECT_TIMEOUT : timeout);
+        return UpstreamConnection.open(address, dialing, CONNECT_TIMEOUT.compareTo(timeout) < 0 ? CONNECT_TIMEOUT : timeout);
     }
 
     /** Keeps a connection whose last answer was read to its end; closes it when the pool is full or closed. */

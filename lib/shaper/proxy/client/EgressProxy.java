@@ -8,18 +8,23 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
+import shaper.auth.ProxyCredentials;
+
 /**
  * A forward proxy the upstream connections go through (a corporate network's egress): an HTTP
  * proxy asked with {@code CONNECT host:port} (RFC 9110 section 9.3.6), or a SOCKS5 proxy (RFC 1928,
- * no authentication, the host name resolved by the proxy). Either way the proxy only carries
+ * the host name resolved by the proxy). With credentials ({@code -upstream-proxy-auth}) a
+ * {@code CONNECT} carries {@code Proxy-Authorization: Basic}, and SOCKS5 offers the
+ * username/password method of RFC 1929 besides none. Either way the proxy only carries
  * bytes: TLS to an {@code https} upstream runs end to end inside the tunnel, host name checked as
  * without a proxy, and plain HTTP goes through the same kind of tunnel.
  *
  * @param kind how it is spoken to
  * @param host its host
  * @param port its port
+ * @param credentials what it is logged in with, or null for none
  */
-public record EgressProxy(Kind kind, String host, int port) {
+public record EgressProxy(Kind kind, String host, int port, ProxyCredentials credentials) {
     /** How the proxy is asked for a tunnel. */
     public enum Kind {
         HTTP, SOCKS5
@@ -53,7 +58,12 @@ public record EgressProxy(Kind kind, String host, int port) {
             throw new IllegalArgumentException("expected scheme://host[:port] and nothing more");
         }
         int port = u.getPort() >= 0 ? u.getPort() : (kind == Kind.HTTP ? 80 : 1080);
-        return new EgressProxy(kind, u.getHost(), port);
+        return new EgressProxy(kind, u.getHost(), port, null);
+    }
+
+    /** The same proxy, logged in with {@code login}. */
+    public EgressProxy withCredentials(ProxyCredentials login) {
+        return new EgressProxy(kind, host, port, login);
     }
 
     /** The proxy as a log line or an error names it (it holds no secret). */
@@ -78,25 +88,32 @@ public record EgressProxy(Kind kind, String host, int port) {
     private void connect(Socket s, UpstreamAddress target) throws IOException {
         String authority = (target.host().indexOf(':') >= 0 ? "[" + target.host() + "]" : target.host()) + ":" + target.port();
         OutputStream out = s.getOutputStream();
-        out.write(("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        String login = credentials == null ? "" : "Proxy-Authorization: " + credentials.basic() + "\r\n";
+        out.write(("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n" + login + "\r\n")
+                .getBytes(StandardCharsets.UTF_8));
         out.flush();
         // the tunnel's first bytes come only after ours (a TLS hello or the request): nothing is read past the head
         ResponseHead head = ResponseHead.read(new WireInput(new OneByteAtATime(s.getInputStream())));
         int code = head.status().code();
         if (code < 200 || code > 299) {
             throw new IOException("egress proxy " + display() + " refused CONNECT " + authority + ": " + code
-                    + (code == 407 ? " (it wants credentials)" : ""));
+                    + (code != 407 ? "" : credentials == null ? " (it wants credentials: give -upstream-proxy-auth)"
+                    : " (it refused the credentials of -upstream-proxy-auth)"));
         }
     }
 
     private void socks5(Socket s, UpstreamAddress target) throws IOException {
         OutputStream out = s.getOutputStream();
         InputStream in = s.getInputStream();
-        out.write(new byte[] {5, 1, 0}); // version 5, one method: no authentication
+        // version 5, then the methods offered: none, and username/password (2) when there are credentials
+        out.write(credentials == null ? new byte[] {5, 1, 0} : new byte[] {5, 2, 0, 2});
         out.flush();
         byte[] chosen = in.readNBytes(2);
-        if (chosen.length < 2 || chosen[0] != 5 || chosen[1] != 0) {
-            throw new IOException("egress proxy " + display() + " accepts no SOCKS5 connection without credentials");
+        if (chosen.length == 2 && chosen[0] == 5 && chosen[1] == 2 && credentials != null) {
+            login(s);
+        } else if (chosen.length < 2 || chosen[0] != 5 || chosen[1] != 0) {
+            throw new IOException("egress proxy " + display() + " accepts no SOCKS5 connection "
+                    + (credentials == null ? "without credentials (give -upstream-proxy-auth)" : "with the methods offered"));
         }
         byte[] name = target.host().getBytes(StandardCharsets.US_ASCII);
         if (name.length > 255) {
@@ -128,6 +145,27 @@ public record EgressProxy(Kind kind, String host, int port) {
         };
         if (rest < 0 || in.readNBytes(rest + 2).length != rest + 2) {
             throw new IOException("egress proxy " + display() + " broke off the SOCKS5 handshake");
+        }
+    }
+
+    /** RFC 1929: version 1, the user and the password each with a one-byte length; status 0 is success. */
+    private void login(Socket s) throws IOException {
+        byte[] user = credentials.user().getBytes(StandardCharsets.UTF_8);
+        byte[] password = credentials.password().getBytes(StandardCharsets.UTF_8);
+        if (user.length > 255 || password.length > 255) {
+            throw new IOException("-upstream-proxy-auth: a SOCKS5 user and password are at most 255 bytes each");
+        }
+        java.io.ByteArrayOutputStream m = new java.io.ByteArrayOutputStream();
+        m.write(1);
+        m.write(user.length);
+        m.write(user, 0, user.length);
+        m.write(password.length);
+        m.write(password, 0, password.length);
+        s.getOutputStream().write(m.toByteArray());
+        s.getOutputStream().flush();
+        byte[] status = s.getInputStream().readNBytes(2);
+        if (status.length < 2 || status[1] != 0) {
+            throw new IOException("egress proxy " + display() + " refused the credentials of -upstream-proxy-auth (SOCKS5)");
         }
     }
 

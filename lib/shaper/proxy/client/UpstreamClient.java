@@ -49,13 +49,13 @@ public final class UpstreamClient implements AutoCloseable {
     /**
      * @param base     the upstream base URL ({@code http} or {@code https})
      * @param pooling  pool size, keep-alive and idle timeout
-     * @param egress   the forward proxy connections go through, or null for direct connections
+     * @param dialing  how connections are opened: the forward proxy, the TLS trust and client key
      * @param nanoTime the clock that ages idle connections (the provider's)
      * @param notices  where a resend on a fresh connection is logged
      */
-    public UpstreamClient(URI base, Pooling pooling, EgressProxy egress, LongSupplier nanoTime, Consumer<String> notices) {
+    public UpstreamClient(URI base, Pooling pooling, Dialing dialing, LongSupplier nanoTime, Consumer<String> notices) {
         UpstreamAddress address = UpstreamAddress.of(base);
-        this.pool = new ConnectionPool(address, egress, pooling.keepAlive() ? pooling.size() : 0, pooling.idleTimeout(), nanoTime);
+        this.pool = new ConnectionPool(address, dialing, pooling.keepAlive() ? pooling.size() : 0, pooling.idleTimeout(), nanoTime);
         this.keepAlive = pooling.keepAlive();
         this.host = address.hostField();
         this.notices = notices;
@@ -113,7 +113,7 @@ public final class UpstreamClient implements AutoCloseable {
             out.flush();
         } catch (IOException e) {
             c.close(); // a half-sent request must end now, and its connection is never reused
-            throw new DeadConnection(e);
+            throw new DeadConnection(c.explain(e));
         } catch (RuntimeException e) {
             c.close();
             throw e;
@@ -145,7 +145,7 @@ public final class UpstreamClient implements AutoCloseable {
             }
         } catch (IOException e) {
             if (in.consumed() == before && !(e instanceof InterruptedIOException)) {
-                throw new DeadConnection(e instanceof EOFException ? new NoAnswer() : e);
+                throw new DeadConnection(c.explain(e instanceof EOFException ? new NoAnswer() : e));
             }
             throw e;
         }

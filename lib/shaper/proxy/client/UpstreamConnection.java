@@ -27,6 +27,8 @@ final class UpstreamConnection implements AutoCloseable {
     /** The one byte a staleness check may read (never needed: such a connection is dropped). */
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private long idleSince;
+    /** The upstream asked for a client certificate in the handshake and got none. */
+    private boolean certificateWanted;
     private boolean reused;
     /** The upstream's announced {@code Keep-Alive: timeout}, in nanoseconds; {@link Long#MAX_VALUE} when it announced none. */
     private long announcedIdle = Long.MAX_VALUE;
@@ -43,9 +45,11 @@ final class UpstreamConnection implements AutoCloseable {
 
     /**
      * Connects, within {@code connectTimeout}, through {@code egress} when it is not null (its tunnel
-     * set up within the same bound), and for {@code https} completes the TLS handshake with the upstream.
+     * set up within the same bound), and for {@code https} completes the TLS handshake with the upstream
+     * with {@code dialing}'s trust and client key.
      */
-    static UpstreamConnection open(UpstreamAddress address, EgressProxy egress, Duration connectTimeout) throws IOException {
+    static UpstreamConnection open(UpstreamAddress address, Dialing dialing, Duration connectTimeout) throws IOException {
+        EgressProxy egress = dialing.egress();
         SocketChannel channel = SocketChannel.open();
         try {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -65,8 +69,10 @@ final class UpstreamConnection implements AutoCloseable {
             if (!address.tls()) {
                 return new UpstreamConnection(channel, plain);
             }
-            SSLSocket ssl = UpstreamTls.over(plain, address.host(), address.port());
-            return new UpstreamConnection(channel, ssl);
+            SSLSocket ssl = dialing.tls().over(plain, address.host(), address.port());
+            UpstreamConnection c = new UpstreamConnection(channel, ssl);
+            c.certificateWanted = dialing.tls().certificateWanted(ssl);
+            return c;
         } catch (IOException | RuntimeException e) {
             closeQuietly(channel);
             throw e;
@@ -90,6 +96,19 @@ final class UpstreamConnection implements AutoCloseable {
             ms = Integer.MAX_VALUE;
         }
         socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, ms)));
+    }
+
+    /**
+     * {@code e} as the caller should see it: on a fresh connection whose upstream asked for a client
+     * certificate it did not get, a TLS error saying so (the upstream's refusal reaches this side
+     * only as a broken pipe or a close); otherwise {@code e} itself.
+     */
+    IOException explain(IOException e) {
+        if (!certificateWanted || reused) {
+            return e;
+        }
+        return new javax.net.ssl.SSLException("the upstream asked for a client certificate and none is configured"
+                + " (give -upstream-client-cert and -upstream-client-key); then: " + e.getMessage());
     }
 
     /** True when this connection came from the pool rather than a fresh connect. */

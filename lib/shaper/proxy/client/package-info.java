@@ -9,7 +9,10 @@
  * failure and closes the connection. A pooled connection is reused only while it idled less than
  * {@code -upstream-idle-timeout} and the upstream's announced {@code Keep-Alive: timeout}; a request
  * a reused connection swallowed is sent again only when that is harmless (idempotent or keyed, body
- * in memory). Connections may go through a forward proxy ({@link shaper.proxy.client.EgressProxy}).
+ * in memory). Connections may go through a forward proxy ({@link shaper.proxy.client.EgressProxy}, with
+ * Basic or RFC 1929 credentials), and TLS runs with the JDK's default context or the trust and client
+ * key of the provider's PEM files ({@link shaper.proxy.client.UpstreamTls}); both are held in
+ * {@link shaper.proxy.client.Dialing}, which a reload compares to decide whether the pools stay.
  * The rules are written out in {@code docs/upstream-wire.md}.
  *
  * <p>Why not Helidon's {@code Http1Client}: measured against a raw socket relay on the same Helidon

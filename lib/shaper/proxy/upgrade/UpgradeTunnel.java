@@ -131,7 +131,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
         UpstreamSocket socket = null;
         ResponseHead head;
         try {
-            socket = UpstreamSocket.connect(target.upstream(), target.timeout());
+            socket = UpstreamSocket.connect(target.upstream(), target.assembly().upstreams().main().dialing().tls(), target.timeout());
             socket.send(requestHead(prologue, headers, offered, target));
             head = ResponseHead.parse(socket.readHead(deadline));
             h.trace.upstreamHeaders(head.status());

@@ -33,8 +33,8 @@ final class UpstreamSocket implements AutoCloseable {
         this.socket = socket;
     }
 
-    /** Connects to {@code upstream} ({@code http} or {@code https}, default ports 80 and 443). */
-    static UpstreamSocket connect(URI upstream, Duration timeout) throws IOException {
+    /** Connects to {@code upstream} ({@code http} or {@code https}, default ports 80 and 443, TLS set up by {@code setup}). */
+    static UpstreamSocket connect(URI upstream, UpstreamTls setup, Duration timeout) throws IOException {
         boolean tls = upstream.getScheme().equalsIgnoreCase("https");
         int port = upstream.getPort() >= 0 ? upstream.getPort() : (tls ? 443 : 80);
         Socket plain = new Socket();
@@ -45,7 +45,7 @@ final class UpstreamSocket implements AutoCloseable {
             if (!tls) {
                 return new UpstreamSocket(plain);
             }
-            SSLSocket ssl = UpstreamTls.over(plain, upstream.getHost(), port);
+            SSLSocket ssl = setup.over(plain, upstream.getHost(), port);
             return new UpstreamSocket(ssl);
         } catch (IOException | RuntimeException e) {
             closeQuietly(plain);

@@ -1,4 +1,4 @@
-package shaper.cluster;
+package shaper.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,16 +10,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * Certificates made at test time with {@code openssl}: a test CA, a server certificate for
  * 127.0.0.1 and localhost, one for another host name, a client certificate, and a second CA that
- * signed nothing here. Keys are PKCS#8 PEM ({@code BEGIN PRIVATE KEY}).
+ * signed nothing here. Keys are PKCS#8 PEM ({@code BEGIN PRIVATE KEY}); {@link #keyStore} gives a
+ * certificate and its key as a JDK key store, for a TLS server made without the proxy's PEM code.
  */
-final class TestCerts {
-    final Path dir;
+public final class TestCerts {
+    public final Path dir;
 
     private TestCerts(Path dir) {
         this.dir = dir;
     }
 
-    static TestCerts generate() throws Exception {
+    public static TestCerts generate() throws Exception {
         TestCerts c = new TestCerts(Files.createTempDirectory("shaper-certs"));
         c.ca("ca");
         c.ca("other-ca");
@@ -29,19 +30,33 @@ final class TestCerts {
         return c;
     }
 
-    Path pem(String name) {
+    public Path pem(String name) {
         return dir.resolve(name + ".pem");
     }
 
-    Path key(String name) {
+    public Path key(String name) {
         return dir.resolve(name + ".key");
     }
 
     /** {@code redis-server} arguments serving TLS on {@code port} with {@code cert}, asking clients for a certificate or not. */
-    List<String> serverArgs(int port, String cert, boolean clientCerts) {
+    public List<String> serverArgs(int port, String cert, boolean clientCerts) {
         return List.of("--port", "0", "--tls-port", Integer.toString(port), "--tls-cert-file", pem(cert).toString(),
                 "--tls-key-file", key(cert).toString(), "--tls-ca-cert-file", pem("ca").toString(),
                 "--tls-auth-clients", clientCerts ? "yes" : "no");
+    }
+
+    /** {@code name}'s certificate and key as a PKCS#12 store (password {@code test}, alias {@code 1}), made by openssl. */
+    public java.security.KeyStore keyStore(String name) throws Exception {
+        Path p12 = dir.resolve(name + ".p12");
+        if (!Files.exists(p12)) {
+            openssl("pkcs12", "-export", "-in", pem(name).toString(), "-inkey", key(name).toString(), "-out", p12.toString(),
+                    "-passout", "pass:test", "-name", "1");
+        }
+        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        try (java.io.InputStream in = Files.newInputStream(p12)) {
+            ks.load(in, "test".toCharArray());
+        }
+        return ks;
     }
 
     private void ca(String name) throws Exception {
