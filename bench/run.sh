@@ -254,7 +254,10 @@ launch_proxy() {
   shift 3
   for attempt in 1 2 3; do
     port=$(free_port) || die "no free port"
-    "${LAUNCH_PREFIX[@]}" "$ROOT/jbang" "${LAUNCH_JBANG_OPTS[@]}" "${LAUNCH_ROOT:-$ROOT}/Shaper.java" -upstream "$upstream" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
+    # upstream "-": the flags name their providers themselves (--provider sections)
+    local up=(-upstream "$upstream")
+    [ "$upstream" = - ] && up=()
+    "${LAUNCH_PREFIX[@]}" "$ROOT/jbang" "${LAUNCH_JBANG_OPTS[@]}" "${LAUNCH_ROOT:-$ROOT}/Shaper.java" "${up[@]}" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
     pid=$!
     own "$pid"
     if wait_http "http://127.0.0.1:$port/__shaper/health" "$pid" 120; then
@@ -1314,8 +1317,8 @@ section_routing_goodput() {
   local mode pa pb px line ok s429 fb good ideal out
   ideal=$(calc "2 * 2 / (2.5 * $CAPACITY_LATENCY_MS / 1000)" 1)
   md "## Routing: goodput over two providers, fallback by queue vs by error only" "" \
-    "Two \`ProbeServer.java -capacity 2 -capacity-latency ${CAPACITY_LATENCY_MS}ms\` fixtures (429 above 2 in flight) as providers \`default\` and \`b\` of one proxy:" \
-    "\`-route-prefix /r -model-route '*=default,b' -retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all\`. $ROUTING_AGENTS closed-loop agents (\`bench/RouteAgents.java\`) for ${ROUTING_SECONDS} s." \
+    "Two \`ProbeServer.java -capacity 2 -capacity-latency ${CAPACITY_LATENCY_MS}ms\` fixtures (429 above 2 in flight) as providers \`a\` and \`b\` of one proxy:" \
+    "\`-route-prefix /r -model-route '*=a,b'\`, each provider \`-retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all\`. $ROUTING_AGENTS closed-loop agents (\`bench/RouteAgents.java\`) for ${ROUTING_SECONDS} s." \
     "By queue: \`-concurrency 2 -fallback-after ${ROUTING_FALLBACK_AFTER}\` per provider (a request not admitted within that moves to the next target). By error only: \`-concurrency 4\` per provider (overbooked, no \`-fallback-after\`: only the upstream's 429 moves a request)." \
     "Sum of the capacities: 2 + 2 in flight, ${ideal} req/s from these fixtures (each answer at 2.5x latency when full). Upstream 429s = \`shaper_fallbacks_total{reason=\"429\"}\` + 429s the clients got." \
     "Death: the queue setup again for ${ROUTING_DEATH_SECONDS} s; at ${ROUTING_DEATH_AT} s the first provider's fixture is stopped by its PID (KILL); the row gives the time to the first success of a request sent after that." "" \
@@ -1328,8 +1331,8 @@ section_routing_goodput() {
     mport=$(free_port) || die "no free port"
     [ "$mode" = error ] && lim=(-concurrency 4)
     [ "$mode" = death ] && kill=(-kill-pid "$pa" -kill-at "$ROUTING_DEATH_AT") && secs=$ROUTING_DEATH_SECONDS
-    launch_proxy "routing-$mode-proxy" "http://127.0.0.1:$porta" "$RES/routing-$mode-proxy.log" -metrics-bind "127.0.0.1:$mport" \
-      -route-prefix /r -model-route '*=default,b' -retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all "${lim[@]}" \
+    launch_proxy "routing-$mode-proxy" - "$RES/routing-$mode-proxy.log" -metrics-bind "127.0.0.1:$mport" -route-prefix /r -model-route '*=a,b' \
+      --provider=a -upstream "http://127.0.0.1:$porta" -prefix /a -retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all "${lim[@]}" \
       --provider=b -upstream "http://127.0.0.1:$portb" -prefix /b -retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all "${lim[@]}"
     px=$LAUNCHED_STARTED
     run_bounded $((secs + 120)) ./jbang bench/RouteAgents.java -url "http://127.0.0.1:$LAUNCHED_PORT/r/capacity/v1/messages" \
