@@ -1319,7 +1319,7 @@ section_routing_goodput() {
   md "## Routing: goodput over two providers, fallback by queue vs by error only" "" \
     "Two \`ProbeServer.java -capacity 2 -capacity-latency ${CAPACITY_LATENCY_MS}ms\` fixtures (429 above 2 in flight) as providers \`a\` and \`b\` of one proxy:" \
     "\`-route-prefix /r -model-route '*=a,b'\`, each provider \`-retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all\`. $ROUTING_AGENTS closed-loop agents (\`bench/RouteAgents.java\`) for ${ROUTING_SECONDS} s." \
-    "By queue: \`-concurrency 2 -fallback-after ${ROUTING_FALLBACK_AFTER}\` per provider (a request not admitted within that moves to the next target). By error only: \`-concurrency 4\` per provider (overbooked, no \`-fallback-after\`: only the upstream's 429 moves a request)." \
+    "By queue: \`-fallback-after ${ROUTING_FALLBACK_AFTER}\` and \`-concurrency 2\` per provider (a request not admitted within that moves to the next target). By error only: \`-concurrency 4\` per provider (overbooked, no \`-fallback-after\`: only the upstream's 429 moves a request)." \
     "Sum of the capacities: 2 + 2 in flight, ${ideal} req/s from these fixtures (each answer at 2.5x latency when full). Upstream 429s = \`shaper_fallbacks_total{reason=\"429\"}\` + 429s the clients got." \
     "Death: the queue setup again for ${ROUTING_DEATH_SECONDS} s; at ${ROUTING_DEATH_AT} s the first provider's fixture is stopped by its PID (KILL); the row gives the time to the first success of a request sent after that." "" \
     "| fallback | sent | ok | goodput (req/s) | of the sum | upstream 429s | 429 to clients | other | errors | death → first success |" \
@@ -1327,11 +1327,11 @@ section_routing_goodput() {
   for mode in queue error death; do
     launch_probe "$RES/routing-$mode-a.log" -capacity 2 -capacity-latency "${CAPACITY_LATENCY_MS}ms"; pa=$LAUNCHED_PID; local porta=$LAUNCHED_PORT
     launch_probe "$RES/routing-$mode-b.log" -capacity 2 -capacity-latency "${CAPACITY_LATENCY_MS}ms"; pb=$LAUNCHED_PID; local portb=$LAUNCHED_PORT
-    local mport lim=(-concurrency 2 -fallback-after "$ROUTING_FALLBACK_AFTER") kill=() secs=$ROUTING_SECONDS
+    local mport lim=(-concurrency 2) srv=(-fallback-after "$ROUTING_FALLBACK_AFTER") kill=() secs=$ROUTING_SECONDS
     mport=$(free_port) || die "no free port"
-    [ "$mode" = error ] && lim=(-concurrency 4)
+    [ "$mode" = error ] && lim=(-concurrency 4) srv=()
     [ "$mode" = death ] && kill=(-kill-pid "$pa" -kill-at "$ROUTING_DEATH_AT") && secs=$ROUTING_DEATH_SECONDS
-    launch_proxy "routing-$mode-proxy" - "$RES/routing-$mode-proxy.log" -metrics-bind "127.0.0.1:$mport" -route-prefix /r -model-route '*=a,b' \
+    launch_proxy "routing-$mode-proxy" - "$RES/routing-$mode-proxy.log" -metrics-bind "127.0.0.1:$mport" -route-prefix /r -model-route '*=a,b' "${srv[@]}" \
       --provider=a -upstream "http://127.0.0.1:$porta" -prefix /a -retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all "${lim[@]}" \
       --provider=b -upstream "http://127.0.0.1:$portb" -prefix /b -retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all "${lim[@]}"
     px=$LAUNCHED_STARTED
