@@ -16,7 +16,7 @@
 #
 # Settings (environment):
 #   BENCH_QUICK=1          ~1 minute run: short warm-up and runs, 20 SSE events (trial numbers only)
-#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission routing observe otel transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
+#   BENCH_SECTIONS         sections to run, in order (default "warmup http sse admission routing routing_goodput observe otel transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket");
 #                          each NAME is a function section_NAME below. Memory is always sampled and
 #                          reported. Any subset runs alone: BENCH_SECTIONS="admission queue10k".
 #   BENCH_WARMUP           seconds of load through the proxy before measuring (10; quick 3)
@@ -101,7 +101,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-"1 16 128"}
 THREADS=${BENCH_THREADS:-2}
 BASELINE_REV=${BENCH_BASELINE_REV:-}
 TARGETS=${BENCH_TARGETS:-"direct nginx proxy${BASELINE_REV:+ baseline}"}
-SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission routing observe otel transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
+SECTIONS=${BENCH_SECTIONS:-"warmup http sse admission routing routing_goodput observe otel transcode transcode_responses queue10k cluster cluster_kinds tokens capacity priority websocket"}
 SSE_EVENTS=${BENCH_SSE_EVENTS:-$de}
 SSE_INTERVAL=${BENCH_SSE_INTERVAL:-100ms}
 SSE_PAD=${BENCH_SSE_PAD:-0}
@@ -120,6 +120,12 @@ MAX_SECONDS=${BENCH_MAX_SECONDS:-$dm}
 IDLE_SETTLE=$dset
 CAPACITY_CLIENTS=${BENCH_CAPACITY_CLIENTS:-32}
 CAPACITY_LATENCY_MS=${BENCH_CAPACITY_LATENCY_MS:-100}
+# routing_goodput: agents, seconds per run, the queue wait that moves a request on, the death run
+ROUTING_AGENTS=${BENCH_ROUTING_AGENTS:-8}
+ROUTING_SECONDS=${BENCH_ROUTING_SECONDS:-60}
+ROUTING_FALLBACK_AFTER=${BENCH_ROUTING_FALLBACK_AFTER:-50ms}
+ROUTING_DEATH_SECONDS=${BENCH_ROUTING_DEATH_SECONDS:-20}
+ROUTING_DEATH_AT=${BENCH_ROUTING_DEATH_AT:-10}
 if [ "$QUICK" = 1 ]; then dcp="6:20,12:15,4:15" dcs=8 dps=10 dpw=3; else dcp="6:60,12:40,4:40" dcs=20 dps=30 dpw=5; fi
 CAPACITY_PHASES=${BENCH_CAPACITY_PHASES:-$dcp}
 CAPACITY_SETTLE=${BENCH_CAPACITY_SETTLE:-$dcs}
@@ -248,7 +254,10 @@ launch_proxy() {
   shift 3
   for attempt in 1 2 3; do
     port=$(free_port) || die "no free port"
-    "${LAUNCH_PREFIX[@]}" "$ROOT/jbang" "${LAUNCH_JBANG_OPTS[@]}" "${LAUNCH_ROOT:-$ROOT}/Shaper.java" -upstream "$upstream" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
+    # upstream "-": the flags name their providers themselves (--provider sections)
+    local up=(-upstream "$upstream")
+    [ "$upstream" = - ] && up=()
+    "${LAUNCH_PREFIX[@]}" "$ROOT/jbang" "${LAUNCH_JBANG_OPTS[@]}" "${LAUNCH_ROOT:-$ROOT}/Shaper.java" "${up[@]}" -bind "127.0.0.1:$port" "$@" >"$plog" 2>"$RES/$name.err" &
     pid=$!
     own "$pid"
     if wait_http "http://127.0.0.1:$port/__shaper/health" "$pid" 120; then
@@ -1302,6 +1311,48 @@ launch_probe() {
   own "$pid"
   wait_http "http://127.0.0.1:$port/__probe/stats" "$pid" 120 || die "probe did not start (see $log)"
   LAUNCHED_PID=$pid LAUNCHED_PORT=$port
+}
+
+section_routing_goodput() {
+  local mode pa pb px line ok s429 fb good ideal out
+  ideal=$(calc "2 * 2 / (2.5 * $CAPACITY_LATENCY_MS / 1000)" 1)
+  md "## Routing: goodput over two providers, fallback by queue vs by error only" "" \
+    "Two \`ProbeServer.java -capacity 2 -capacity-latency ${CAPACITY_LATENCY_MS}ms\` fixtures (429 above 2 in flight) as providers \`a\` and \`b\` of one proxy:" \
+    "\`-route-prefix /r -model-route '*=a,b'\`, each provider \`-retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all\`. $ROUTING_AGENTS closed-loop agents (\`bench/RouteAgents.java\`) for ${ROUTING_SECONDS} s." \
+    "By queue: \`-fallback-after ${ROUTING_FALLBACK_AFTER}\` and \`-concurrency 2\` per provider (a request not admitted within that moves to the next target). By error only: \`-concurrency 4\` per provider (overbooked, no \`-fallback-after\`: only the upstream's 429 moves a request)." \
+    "Sum of the capacities: 2 + 2 in flight, ${ideal} req/s from these fixtures (each answer at 2.5x latency when full). Upstream 429s = \`shaper_fallbacks_total{reason=\"429\"}\` + 429s the clients got." \
+    "Death: the queue setup again for ${ROUTING_DEATH_SECONDS} s; at ${ROUTING_DEATH_AT} s the first provider's fixture is stopped by its PID (KILL); the row gives the time to the first success of a request sent after that." "" \
+    "| fallback | sent | ok | goodput (req/s) | of the sum | upstream 429s | 429 to clients | other | errors | death → first success |" \
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for mode in queue error death; do
+    launch_probe "$RES/routing-$mode-a.log" -capacity 2 -capacity-latency "${CAPACITY_LATENCY_MS}ms"; pa=$LAUNCHED_PID; local porta=$LAUNCHED_PORT
+    launch_probe "$RES/routing-$mode-b.log" -capacity 2 -capacity-latency "${CAPACITY_LATENCY_MS}ms"; pb=$LAUNCHED_PID; local portb=$LAUNCHED_PORT
+    local mport lim=(-concurrency 2) srv=(-fallback-after "$ROUTING_FALLBACK_AFTER") kill=() secs=$ROUTING_SECONDS
+    mport=$(free_port) || die "no free port"
+    [ "$mode" = error ] && lim=(-concurrency 4) srv=()
+    [ "$mode" = death ] && kill=(-kill-pid "$pa" -kill-at "$ROUTING_DEATH_AT") && secs=$ROUTING_DEATH_SECONDS
+    launch_proxy "routing-$mode-proxy" - "$RES/routing-$mode-proxy.log" -metrics-bind "127.0.0.1:$mport" -route-prefix /r -model-route '*=a,b' "${srv[@]}" \
+      --provider=a -upstream "http://127.0.0.1:$porta" -prefix /a -retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all "${lim[@]}" \
+      --provider=b -upstream "http://127.0.0.1:$portb" -prefix /b -retry 0 -circuit-breaker=false -release-cooldown 0 -limit-all "${lim[@]}"
+    px=$LAUNCHED_STARTED
+    run_bounded $((secs + 120)) ./jbang bench/RouteAgents.java -url "http://127.0.0.1:$LAUNCHED_PORT/r/capacity/v1/messages" \
+      -agents "$ROUTING_AGENTS" -seconds "$secs" "${kill[@]}" >"$RES/routing-$mode.txt" 2>"$RES/routing-$mode.err" ||
+      log "routing_goodput $mode: agents failed: $(tail -3 "$RES/routing-$mode.err")"
+    fb=$(curl -fs --max-time 5 "http://127.0.0.1:$mport/metrics" | awk '/^shaper_fallbacks_total\{/ && /reason="429"/ { s += $NF } END { printf "%d", s }')
+    stop_pid "$px"; stop_pid "$pa"; stop_pid "$pb"
+    line=$(grep -m1 '^ROUTE_RESULT ' "$RES/routing-$mode.txt")
+    if [ -z "$line" ]; then
+      md "| $mode | not measured | | | | | | | | |"
+      check "routing goodput $mode" "measured" "no result" "FAIL"
+      continue
+    fi
+    ok=$(kv ok "$line") s429=$(kv s429 "$line")
+    good=$(calc "$ok / $(kv elapsed "$line")" 1)
+    out=$(kv death_to_success_ms "$line"); out=${out:+$out ms}
+    md "| $mode | $(kv sent "$line") | $ok | $good | $(calc "100 * $good / $ideal" 0) % | $((fb + s429)) | $s429 | $(kv other "$line") | $(kv errors "$line") | ${out:--} |"
+    [ "$mode" = queue ] && check "routing goodput by queue" ">= 80 % of the sum" "$(calc "100 * $good / $ideal" 0) %" "$(passfail "$good >= 0.8 * $ideal")"
+  done
+  md ""
 }
 
 section_capacity() {

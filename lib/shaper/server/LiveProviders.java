@@ -83,6 +83,11 @@ public final class LiveProviders implements ReloadTarget {
         return mount.map(m -> new MountTable.Routed(m.config().prefix().orElseThrow(), new ProxyHandler(m, services.parts())));
     }
 
+    /** The routes of the routed mount in force, in configuration order; empty when there is none. */
+    public List<shaper.routing.ModelRoute> modelRoutes() {
+        return routed.map(m -> m.config().routes()).orElse(List.of());
+    }
+
     /** The routed mount as {@code /__shaper/health} shows it. */
     private Optional<Map<String, Object>> routingHealth() {
         return routed.map(m -> {

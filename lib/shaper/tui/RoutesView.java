@@ -5,7 +5,10 @@ import java.util.List;
 
 import org.jline.utils.AttributedString;
 
-/** Tab 6: per-route totals since start or reset: Total, 2xx, 4xx, 5xx, queue timeouts and req/s over 10 s. */
+/**
+ * Tab 6: per-route totals since start or reset: Total, 2xx, 4xx, 5xx, queue timeouts and req/s over
+ * 10 s; below them the routed mount's model routes and where their traffic went.
+ */
 final class RoutesView {
     private RoutesView() {
     }
@@ -27,6 +30,7 @@ final class RoutesView {
         if (lines.isEmpty()) {
             lines.add(new Line(w).add("  no requests yet", theme.muted()).build());
         }
+        lines.addAll(ModelRoutesPanel.render(c));
         AttributedString header = new Line(w).add(" ", theme.dim()).cell("Route", route, theme.dim())
                 .cellRight("Total", 8, theme.dim()).cellRight("2xx", 8, theme.dim()).cellRight("4xx", 8, theme.dim())
                 .cellRight("5xx", 8, theme.dim()).cellRight("✗ TO", 8, theme.dim()).cellRight("req/s", 8, theme.dim()).build();

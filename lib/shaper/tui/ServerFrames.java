@@ -50,6 +50,7 @@ public final class ServerFrames implements FrameSource {
         config.providers().forEach(p -> tallies.put(p.name(), new RouteTally()));
     }
 
+    private final ModelRouteTally modelRoutes = new ModelRouteTally();
     private final TokenReadings tokens = new TokenReadings();
     private final LimitMoves moves = new LimitMoves();
 
@@ -59,9 +60,10 @@ public final class ServerFrames implements FrameSource {
         // those in force, read as one list: a reload may add or remove some between two frames
         for (ProviderAssembly a : server.live().current()) {
             providers.add(provider(a));
+            modelRoutes.absorb(a.config().name(), a.publisher().journal().recent());
         }
         String listen = config.server().bind().host() + ":" + server.port();
-        return new Frame(clock.instant(), listen, providers, logs.lines());
+        return new Frame(clock.instant(), listen, providers, logs.lines(), modelRoutes.stats(server.live().modelRoutes()));
     }
 
     private ProviderFrame provider(ProviderAssembly assembly) {
@@ -101,7 +103,9 @@ public final class ServerFrames implements FrameSource {
             tally.absorb(all);
             tally.reset();
             hidden.put(p.name(), all.stream().map(RequestRow::id).collect(Collectors.toUnmodifiableSet()));
+            modelRoutes.absorb(p.name(), a.publisher().journal().recent());
         }
+        modelRoutes.reset();
         logs.clear();
     }
 
