@@ -58,6 +58,12 @@ public final class TransportErrors {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
+        // the JDK's HTTP client wraps a refused connect around a closed channel: the connect is the reason
+        for (Throwable t = error; t != null && !(root instanceof ConnectException); t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ConnectException) {
+                root = t;
+            }
+        }
         String message = root.getMessage() == null ? "" : redact(root.getMessage()).trim();
         String lower = message.toLowerCase(Locale.ROOT);
         String kind = root.getClass().getSimpleName();

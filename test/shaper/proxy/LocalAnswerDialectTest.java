@@ -98,6 +98,27 @@ class LocalAnswerDialectTest {
         }
     }
 
+    /** A WebSocket handshake the proxy answers itself speaks the path's dialect too: the tunnel's and the Responses session's. */
+    @Test
+    void anUnreachableUpstreamAnswersAWebSocketHandshakeInThePathsDialect() throws Exception {
+        int port = closedPort();
+        String said = "upstream unreachable: connection refused (http://127.0.0.1:" + port + ")";
+        try (RunningShaper shaper = RunningShaper.start("-upstream", "http://127.0.0.1:" + port, "-retry", "0")) {
+            for (String path : new String[] {"/v1/messages", "/v1/responses"}) {
+                try (shaper.testing.RawHttp raw = new shaper.testing.RawHttp(shaper.port())) {
+                    raw.send("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+                    String got = raw.readToEnd();
+                    assertTrue(got.startsWith("HTTP/1.1 502 "), path + ": " + got);
+                    assertTrue(got.contains("Content-Type: application/json"), path + ": " + got);
+                    JsonNode error = JSON.readTree(got.substring(got.indexOf("\r\n\r\n") + 4)).get("error");
+                    assertEquals(path.equals("/v1/messages") ? "api_error" : "server_error", error.get("type").asText(), path);
+                    assertEquals(said, error.get("message").asText(), path);
+                }
+            }
+        }
+    }
+
     @Test
     void anUnknownHostIsNamedWithoutTheSocketAddressToString() {
         String words = TransportErrors.words(new java.net.UnknownHostException(

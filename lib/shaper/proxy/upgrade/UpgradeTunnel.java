@@ -53,8 +53,7 @@ import shaper.retry.UpstreamFailures;
  * not bounded. Every path ends in one record; after a local answer the client connection closes.
  */
 public final class UpgradeTunnel implements Http1Upgrader {
-    private static final String BAD_GATEWAY = "bad gateway: upstream unreachable\n";
-    private static final String PROTOCOL_REFUSED = "bad gateway: upstream switched to a protocol the client did not request\n";
+    private static final String PROTOCOL_REFUSED = "upstream switched to a protocol the client did not request";
 
     /**
      * Where an upgrade request goes: the provider's assembly (its upstream, header rewrite applied to
@@ -120,8 +119,7 @@ public final class UpgradeTunnel implements Http1Upgrader {
         Admission admission = target.breaker().allow();
         if (admission instanceof Admission.Rejected) {
             LocalFailure open = LocalFailure.circuitOpen(target.breaker().snapshot().nextProbeIn());
-            writeQuietly(ctx.dataWriter(), localAnswer("503 Service Unavailable", open.message() + "\n")
-                    .replace("\r\n\r\n", "\r\nRetry-After: " + open.retryAfter().toSeconds() + "\r\n\r\n"));
+            writeQuietly(ctx.dataWriter(), localAnswer("503 Service Unavailable", open, target.rawPath()));
             h.end(503, Outcome.FAILED, EndReason.CIRCUIT_OPEN, null);
             return new Answered();
         }
@@ -136,12 +134,12 @@ public final class UpgradeTunnel implements Http1Upgrader {
             head = ResponseHead.parse(socket.readHead(deadline));
             h.trace.upstreamHeaders(head.status());
         } catch (IOException | RuntimeException e) {
-            return badGateway(new Handshake(ctx, h, admission, socket), TransportErrors.describe(e), BAD_GATEWAY);
+            return badGateway(new Handshake(ctx, h, admission, socket), TransportErrors.describe(e), TransportErrors.forClient(e));
         }
         Handshake hs = new Handshake(ctx, h, admission, socket);
         if (!head.isHttp()) {
             // Not HTTP: a plain request gets 502 for this, and so does an upgrade.
-            return badGateway(hs, "\"response is not HTTP\"", BAD_GATEWAY);
+            return badGateway(hs, "\"response is not HTTP\"", "the upstream's answer is not HTTP");
         }
         Optional<String> refusal = head.status() == 101
                 ? UpgradeProtocols.refusal(offered, head.values("Upgrade")) : Optional.empty();
@@ -199,8 +197,8 @@ public final class UpgradeTunnel implements Http1Upgrader {
         });
     }
 
-    /** {@code 502} with {@code body}: one log line naming the error, a breaker failure, one failed record. */
-    private ServerConnection badGateway(Handshake hs, String error, String body) {
+    /** {@code 502} naming {@code cause}: one log line naming the error, a breaker failure, one failed record. */
+    private ServerConnection badGateway(Handshake hs, String error, String cause) {
         HandshakeExchange h = hs.exchange();
         log.info("upstream error provider=" + h.target.provider() + " method=" + h.method + " path=" + h.target.rawPath()
                 + " error=" + error);
@@ -208,7 +206,8 @@ public final class UpgradeTunnel implements Http1Upgrader {
             hs.socket().close();
         }
         hs.breaker().recordFailure(hs.admission(), Duration.ZERO);
-        writeQuietly(hs.ctx().dataWriter(), localAnswer("502 Bad Gateway", body));
+        LocalFailure failure = LocalFailure.unreachable(cause, shaper.config.UpstreamUrl.display(h.target.upstream()));
+        writeQuietly(hs.ctx().dataWriter(), localAnswer("502 Bad Gateway", failure, h.target.rawPath()));
         h.end(502, Outcome.FAILED, EndReason.UPSTREAM_UNREACHABLE, null);
         return new Answered();
     }
@@ -234,14 +233,19 @@ public final class UpgradeTunnel implements Http1Upgrader {
         return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private static String localAnswer(String statusLine, String body) {
-        return "HTTP/1.1 " + statusLine + "\r\nContent-Type: text/plain\r\nContent-Length: " + body.length()
+    /** The proxy's own answer to a handshake, in the dialect the path speaks (JSON), else plain text, as for plain requests. */
+    private static String localAnswer(String statusLine, LocalFailure failure, String rawPath) {
+        java.util.Optional<String> json = failure.jsonAt(rawPath);
+        String body = json.orElse(failure.message() + "\n");
+        String retry = failure.retryAfter().isPositive() ? "Retry-After: " + failure.retryAfter().toSeconds() + "\r\n" : "";
+        return "HTTP/1.1 " + statusLine + "\r\nContent-Type: " + (json.isPresent() ? "application/json" : "text/plain")
+                + "\r\nX-Content-Type-Options: nosniff\r\n" + retry + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length
                 + "\r\nConnection: close\r\n\r\n" + body;
     }
 
     private static void writeQuietly(DataWriter writer, String response) {
         try {
-            writer.writeNow(BufferData.create(response.getBytes(StandardCharsets.ISO_8859_1)));
+            writer.writeNow(BufferData.create(response.getBytes(StandardCharsets.UTF_8)));
         } catch (RuntimeException ignored) {
             // the client is gone; nothing else to tell it
         }

@@ -39,7 +39,18 @@ record HandshakeRecord(ProviderAssembly provider, Headers request, String path, 
      * after it, and ends the record: a local answer, or the upstream's refusal relayed ({@link Outcome#CLEAN}).
      */
     ServerConnection answer(ConnectionContext ctx, int status, String phrase, String body, Outcome outcome) {
-        String head = "HTTP/1.1 " + status + " " + phrase + "\r\nContent-Type: text/plain\r\nX-Content-Type-Options: nosniff\r\n"
+        return answer(ctx, status + " " + phrase, "text/plain", body, outcome);
+    }
+
+    /** Answers the handshake with the proxy's own {@code failure}, in the dialect of the path (the Responses path: OpenAI's JSON). */
+    ServerConnection answer(ConnectionContext ctx, String statusLine, shaper.proxy.LocalFailure failure) {
+        java.util.Optional<String> json = failure.jsonAt(path);
+        return answer(ctx, statusLine, json.isPresent() ? "application/json" : "text/plain", json.orElse(failure.message() + "\n"), Outcome.FAILED);
+    }
+
+    private ServerConnection answer(ConnectionContext ctx, String statusLine, String type, String body, Outcome outcome) {
+        int status = Integer.parseInt(statusLine, 0, 3, 10);
+        String head = "HTTP/1.1 " + statusLine + "\r\nContent-Type: " + type + "\r\nX-Content-Type-Options: nosniff\r\n"
                 + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\nConnection: close\r\n\r\n";
         try {
             ctx.dataWriter().writeNow(BufferData.create((head + body).getBytes(StandardCharsets.UTF_8)));

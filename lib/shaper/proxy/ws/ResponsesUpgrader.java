@@ -127,14 +127,15 @@ public final class ResponsesUpgrader implements Http1Upgrader {
                 return record.answer(ctx, status, "Upstream Refused",
                         "upstream refused the WebSocket upgrade with status " + status + "\n", Outcome.CLEAN);
             }
-            return unreachable(ctx, record, TransportErrors.describe(e.getCause() == null ? e : e.getCause()));
+            Throwable why = e.getCause() == null ? e : e.getCause();
+            return unreachable(ctx, record, TransportErrors.describe(why), TransportErrors.forClient(why));
         } catch (TimeoutException e) {
             session.end(1011, "upstream timeout");
-            return unreachable(ctx, record, "\"upstream WebSocket handshake timed out\"");
+            return unreachable(ctx, record, "\"upstream WebSocket handshake timed out\"", "the upstream WebSocket handshake timed out");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             session.end(1011, "interrupted");
-            return unreachable(ctx, record, "\"interrupted\"");
+            return unreachable(ctx, record, "\"interrupted\"", "interrupted");
         }
         session.attach(opened.link());
         StringBuilder head = new StringBuilder("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n")
@@ -155,9 +156,10 @@ public final class ResponsesUpgrader implements Http1Upgrader {
         return new SessionConnection(frames, session);
     }
 
-    private ServerConnection unreachable(ConnectionContext ctx, HandshakeRecord record, String error) {
+    /** {@code error} in words for the log line, {@code cause} the client may read. */
+    private ServerConnection unreachable(ConnectionContext ctx, HandshakeRecord record, String error, String cause) {
         log.info("upstream error provider=" + record.provider().name() + " method=GET path=" + record.path() + " error=" + error);
-        return record.answer(ctx, 502, "Bad Gateway", "bad gateway: upstream unreachable\n", Outcome.FAILED);
+        return record.answer(ctx, "502 Bad Gateway", shaper.proxy.LocalFailure.unreachable(cause, shaper.config.UpstreamUrl.display(record.provider().config().upstream())));
     }
 
     private static Duration connectBound(ProviderAssembly provider) {
